@@ -1,0 +1,30 @@
+import { writeFileSync } from "node:fs";
+import type { Argv } from "yargs";
+import { dataSetCsv } from "../dataset/data-csv.js";
+import { loadExperiment } from "../experiment/load-experiment.js";
+import { generateData } from "../generators/generate-data.js";
+import { createRandom } from "../random/seeded-random.js";
+import { findRun } from "../sweep/find-run.js";
+import { EXIT } from "./cli-error.js";
+import { wholeNumberFlag } from "./shared-options.js";
+
+export function datasetBuilder(yargs: Argv) {
+  return yargs
+    .positional("experiment", { type: "string", describe: "Experiment file (JSON)", demandOption: true })
+    .option("run", { type: "number", describe: "The run's index (the run column of runs.csv, from 0)", demandOption: true })
+    .option("out", { type: "string", describe: "CSV file to write", defaultDescription: "stdout" });
+}
+
+export function datasetHandler(argv: { experiment: string; run: number; out?: string }): number {
+  const index = wholeNumberFlag("run", argv.run, 0, Number.MAX_SAFE_INTEGER);
+  const { experiment } = loadExperiment(argv.experiment);
+  const spec = findRun(experiment, index);
+  const csv = dataSetCsv(generateData(spec, createRandom(spec.seed, "data")));
+  if (argv.out === undefined) process.stdout.write(csv);
+  else writeFileSync(argv.out, csv);
+  const replay =
+    `perceptron-lab fit --data ${argv.out ?? "<file>"} ${spec.bias ? "--bias" : "--no-bias"} --eta ${spec.eta} ` +
+    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --max-epochs ${spec.maxEpochs}`;
+  process.stderr.write(`run ${spec.run}: ${spec.generator} n=${spec.n} d=${spec.d}, seed ${spec.seed}. Replay it with:\n  ${replay}\n`);
+  return EXIT.ok;
+}

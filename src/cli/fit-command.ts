@@ -1,0 +1,65 @@
+import type { Argv } from "yargs";
+import { readDataCsv } from "../dataset/read-data-csv.js";
+import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
+import { ORDERS } from "../experiment/experiment-schema.js";
+import { parseInit } from "../perceptron/initial-weights.js";
+import type { PresentationOrder } from "../perceptron/perceptron.js";
+import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
+
+export function fitBuilder(yargs: Argv) {
+  return yargs
+    .option("data", { type: "string", describe: "CSV with a header, a label column (-1/+1 or 0/1) and numeric features", demandOption: true })
+    .option("bias", { type: "boolean", describe: "Learn a bias (--no-bias: through the origin)", default: true })
+    .option("eta", { type: "number", describe: "Increment η > 0", default: EXPERIMENT_DEFAULTS.eta })
+    .option("init", {
+      type: "string",
+      describe: "ŵ(0): zero, normal:<scale>, uniform:<scale>, or the weights w1,...,wd,b (bias last)",
+      default: EXPERIMENT_DEFAULTS.init,
+    })
+    .option("order", { choices: ORDERS, describe: "Presentation order", default: EXPERIMENT_DEFAULTS.order })
+    .option("seed", { type: "number", describe: "Seeds a random init and the shuffled order (a run's seed column replays it)", default: 1 })
+    .option("max-epochs", { type: "number", describe: "Epoch cap", default: EXPERIMENT_DEFAULTS.maxEpochs })
+    .option("json", { type: "boolean", describe: "Print the report as JSON on stdout", default: false });
+}
+
+interface FitArguments {
+  data: string;
+  bias: boolean;
+  eta: number;
+  init: string;
+  order: string;
+  seed: number;
+  maxEpochs: number;
+  json: boolean;
+}
+
+export function fitHandler(argv: FitArguments): number {
+  const eta = positiveNumberFlag("eta", argv.eta);
+  const seed = wholeNumberFlag("seed", argv.seed, 0, Number.MAX_SAFE_INTEGER);
+  const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);
+  const init = parseInit(String(argv.init), true);
+  if ("error" in init) throw new UsageError(`--init ${argv.init}: ${init.error}`);
+  const data = readDataCsv(argv.data);
+  const dim = argv.bias ? data.d + 1 : data.d;
+  if (init.kind === "explicit" && init.weights.length !== dim) {
+    const layout = argv.bias ? `${data.d} feature weights and the bias, last` : `${data.d} feature weights (no bias)`;
+    throw new UsageError(`--init: ${init.weights.length} weights given, the learner needs ${dim}: ${layout}`);
+  }
+  const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed });
+  process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(argv.data, report));
+  return EXIT.ok;
+}
+
+function humanReport(path: string, r: FitReport): string {
+  const lines = [
+    `data       ${path}: n = ${r.n} points, d = ${r.d} features`,
+    `learner    bias ${r.bias ? "yes" : "no"}, eta ${r.eta}, init ${r.init}, order ${r.order}, seed ${r.seed}, max epochs ${r.maxEpochs}`,
+    `result     ${r.converged ? "converged" : "NOT converged"}: ${r.updates} updates in ${r.epochs} epochs`,
+    `radius     ${r.radius}`,
+    `weights    ${r.weights.join(", ")}`,
+    `bounds     not computed: ${r.note}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}

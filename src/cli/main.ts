@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * The command line: it parses, calls the library, prints, and sets the exit code. Nothing else.
+ * Exit codes: 0 ok, 1 a run failed or violated a bound, 2 a usage or input mistake.
+ */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { InputError } from "../experiment/input-error.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { datasetBuilder, datasetHandler } from "./dataset-command.js";
+import { fitBuilder, fitHandler } from "./fit-command.js";
+import { runBuilder, runHandler } from "./run-command.js";
+
+async function main(args: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const debug = args.includes("--debug");
+  const cli = yargs(args)
+    .scriptName("perceptron-lab")
+    .usage("$0 <command> [options]\n\nHow the perceptron converges, against what theory promises.")
+    .command("run [experiment]", "Run an experiment's sweep and write its result tables", runBuilder, async (argv) => {
+      exitCode = await runHandler(argv);
+    })
+    .command("fit", "Run the perceptron once on a CSV data set", fitBuilder, (argv) => {
+      exitCode = fitHandler(argv as never);
+    })
+    .command("dataset <experiment>", "Write the exact data set of one run as CSV", datasetBuilder, (argv) => {
+      exitCode = datasetHandler(argv as never);
+    })
+    .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
+    .demandCommand(1, "Name a command: run, fit or dataset")
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias("help", "h")
+    .version()
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new UsageError(message);
+    });
+  try {
+    await cli.parseAsync();
+    return exitCode;
+  } catch (error) {
+    return reportError(error, debug);
+  }
+}
+
+function reportError(error: unknown, debug: boolean): number {
+  const usage = error instanceof InputError || error instanceof UsageError;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Error: ${message.split("\n")[0]}\n`);
+  if (error instanceof UsageError) process.stderr.write("Run with --help for the options.\n");
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  else if (!usage) process.stderr.write("(run again with --debug for the stack trace)\n");
+  return usage ? EXIT.usage : EXIT.failed;
+}
+
+process.exitCode = await main(hideBin(process.argv));

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { parseInit } from "../perceptron/initial-weights.js";
+
+/**
+ * The experiment file format (README, "Experiment files"), checked once at the edge. Every message is
+ * the tail of a one-line error: the formatter puts the field's path and the offending value in front
+ * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
+ */
+
+export const GENERATORS = ["planted", "orthonormal", "hadamard"] as const;
+export const ORDERS = ["cyclic", "shuffle"] as const;
+
+const finiteNumber = z
+  .number({ error: "is not a number" })
+  .refine(Number.isFinite, { error: "must be a finite number" });
+const positiveNumber = finiteNumber.refine((value) => value > 0, { error: "must be greater than 0" });
+const wholeNumber = z.number({ error: "is not a number" }).int({ error: "must be a whole number" });
+const positiveInteger = wholeNumber.min(1, { error: "must be at least 1" });
+const initText = z.string({ error: 'is not a string such as "zero" or "normal:1"' }).superRefine((text, ctx) => {
+  const parsed = parseInit(text);
+  if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error.replace(`"${text}" `, "") });
+});
+
+/** A value or a non-empty list of values: a scalar is shorthand for a one-element list. */
+function oneOrMany<T extends z.ZodType>(item: T) {
+  return z.union([item, z.array(item).min(1, { error: "must not be an empty list" })]);
+}
+
+export const gridSchema = z
+  .strictObject({
+    generator: oneOrMany(z.enum(GENERATORS, { error: `must be one of ${GENERATORS.join(", ")}` }))
+      .optional()
+      .describe("Data generators; default planted."),
+    n: oneOrMany(positiveInteger).describe("Number of points."),
+    d: oneOrMany(positiveInteger)
+      .optional()
+      .describe("Input dimension; required by planted, follows from n for orthonormal (d = n) and hadamard (d = n − 1)."),
+    margin: oneOrMany(positiveNumber)
+      .optional()
+      .describe("Planted margin γ in the input space (distance of the closest points to the hyperplane); required by planted."),
+    radius: oneOrMany(positiveNumber).optional().describe("Planted radius R: every point has ‖x‖ ≤ R; default 1."),
+    offset: oneOrMany(finiteNumber)
+      .optional()
+      .describe("Planted offset b of the hyperplane w·x + b = 0; |b| + margin < radius; default 0."),
+    bias: oneOrMany(z.boolean({ error: "must be true or false" }))
+      .optional()
+      .describe("Whether the learner has a bias; default true for planted and hadamard, false for orthonormal."),
+    eta: oneOrMany(positiveNumber).optional().describe("Increment η > 0; default 1."),
+    init: oneOrMany(initText)
+      .optional()
+      .describe('Initial weights ŵ(0): "zero", "normal:<scale>" or "uniform:<scale>"; default "zero".'),
+    order: oneOrMany(z.enum(ORDERS, { error: `must be one of ${ORDERS.join(", ")}` }))
+      .optional()
+      .describe('Presentation order: "cyclic" or "shuffle" (a seeded permutation each epoch); default "cyclic".'),
+  })
+  .describe("One grid: the sweep is the Cartesian product of its lists.");
+
+export const experimentSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe("Path or URL of this JSON Schema, for editors."),
+    name: z
+      .string({ error: "is not a string" })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: "must be letters, digits, '.', '_' or '-' (it names the output folder)" })
+      .optional()
+      .describe("Names the output folder results/<name>; default: the file's name without .json."),
+    description: z.string({ error: "is not a string" }).optional().describe("Free text, for people."),
+    seed: wholeNumber
+      .min(0, { error: "must be at least 0" })
+      .max(Number.MAX_SAFE_INTEGER, { error: "must be at most 2^53 − 1" })
+      .optional()
+      .describe("Experiment seed; every run's seed is a hash of it and the run's own parameters; default 1."),
+    repeats: positiveInteger.optional().describe("Runs per grid point, each with its own seed; default 1."),
+    maxEpochs: positiveInteger.optional().describe("Epoch cap of every run (converged: false when reached); default 100000."),
+    grid: z
+      .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
+      .describe("A grid, or a list of grids whose sweeps are concatenated."),
+  })
+  .describe("A perceptron-lab experiment.");
+
+export type GridInput = z.infer<typeof gridSchema>;
+export type ExperimentInput = z.infer<typeof experimentSchema>;
+export type GeneratorName = (typeof GENERATORS)[number];

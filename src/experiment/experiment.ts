@@ -1,0 +1,40 @@
+import type { PresentationOrder } from "../perceptron/perceptron.js";
+import type { GeneratorName } from "./experiment-schema.js";
+
+/** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
+export interface Grid {
+  readonly generator: readonly GeneratorName[];
+  readonly n: readonly number[];
+  /** null: d follows from n (structured families only). */
+  readonly d: readonly number[] | null;
+  /** null: not given (only the structured families may go without). */
+  readonly margin: readonly number[] | null;
+  readonly radius: readonly number[];
+  readonly offset: readonly number[];
+  /** null: each generator's natural choice (planted and hadamard with, orthonormal without). */
+  readonly bias: readonly boolean[] | null;
+  readonly eta: readonly number[];
+  readonly init: readonly string[];
+  readonly order: readonly PresentationOrder[];
+}
+
+/** A validated experiment, every option resolved. */
+export interface Experiment {
+  readonly name: string;
+  readonly description: string | null;
+  readonly seed: number;
+  readonly repeats: number;
+  readonly maxEpochs: number;
+  readonly grids: readonly Grid[];
+}
+
+export const EXPERIMENT_DEFAULTS = {
+  seed: 1,
+  repeats: 1,
+  maxEpochs: 100_000,
+  radius: 1,
+  offset: 0,
+  eta: 1,
+  init: "zero",
+  order: "cyclic",
+} as const;

@@ -1,0 +1,149 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, extname } from "node:path";
+import { planSweep } from "../sweep/plan-sweep.js";
+import { EXPERIMENT_DEFAULTS, type Experiment, type Grid } from "./experiment.js";
+import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
+import { formatIssue, formatPath, formatValue } from "./format-issue.js";
+import { InputError } from "./input-error.js";
+
+/** An experiment as read from its file, with what a manifest needs to reproduce it. */
+export interface LoadedExperiment {
+  readonly path: string;
+  readonly experiment: Experiment;
+  /** The file's parsed JSON, as written. */
+  readonly source: unknown;
+  /** SHA-256 of the file's bytes. */
+  readonly hash: string;
+}
+
+/** Reads, parses and validates an experiment file; every failure is an InputError of one line. */
+export function loadExperiment(path: string): LoadedExperiment {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new InputError(`${path}: cannot read the experiment file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const source = parseJson(text, path);
+  const fallbackName = basename(path, extname(path));
+  const experiment = parseExperiment(source, fallbackName, path);
+  return { path, experiment, source, hash: createHash("sha256").update(text).digest("hex") };
+}
+
+/** Validates parsed JSON as an experiment; `where` prefixes the messages (a file name). */
+export function parseExperiment(source: unknown, fallbackName: string, where = "experiment"): Experiment {
+  const parsed = experimentSchema.safeParse(source, { reportInput: true });
+  if (!parsed.success) throw new InputError(`${where}: ${formatIssue(parsed.error.issues[0]!, source)}`);
+  try {
+    const experiment = resolveExperiment(parsed.data, fallbackName);
+    checkEveryGridHasAPoint(experiment, Array.isArray(parsed.data.grid));
+    return experiment;
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    if (text.trim() === "") throw new InputError(`${path}: the file is empty, expected a JSON object`);
+    if (position) {
+      const offset = Number(position[1]);
+      const before = text.slice(0, offset).split("\n");
+      const reason = message.replace(/\s*in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "");
+      throw new InputError(`${path}:${before.length}:${before.at(-1)!.length + 1}: invalid JSON: ${reason}`);
+    }
+    throw new InputError(`${path}: invalid JSON: ${message}`);
+  }
+}
+
+function resolveExperiment(input: ExperimentInput, fallbackName: string): Experiment {
+  const grids = Array.isArray(input.grid) ? input.grid : [input.grid];
+  const many = Array.isArray(input.grid);
+  return {
+    name: input.name ?? fallbackName,
+    description: input.description ?? null,
+    seed: input.seed ?? EXPERIMENT_DEFAULTS.seed,
+    repeats: input.repeats ?? EXPERIMENT_DEFAULTS.repeats,
+    maxEpochs: input.maxEpochs ?? EXPERIMENT_DEFAULTS.maxEpochs,
+    grids: grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid")),
+  };
+}
+
+function list<T>(value: T | readonly T[] | undefined): readonly T[] | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value : [value as T];
+}
+
+/** Fills a grid's defaults and checks the rules between its keys that no combination could satisfy. */
+function resolveGrid(input: GridInput, where: string): Grid {
+  const generator = list(input.generator) ?? ["planted"];
+  const grid: Grid = {
+    generator,
+    n: list(input.n)!,
+    d: list(input.d),
+    margin: list(input.margin),
+    radius: list(input.radius) ?? [EXPERIMENT_DEFAULTS.radius],
+    offset: list(input.offset) ?? [EXPERIMENT_DEFAULTS.offset],
+    bias: list(input.bias),
+    eta: list(input.eta) ?? [EXPERIMENT_DEFAULTS.eta],
+    init: list(input.init) ?? [EXPERIMENT_DEFAULTS.init],
+    order: list(input.order) ?? [EXPERIMENT_DEFAULTS.order],
+  };
+  for (const key of Object.keys(grid) as (keyof Grid)[]) {
+    const values = grid[key];
+    if (values === null) continue;
+    const seen = new Set<unknown>();
+    values.forEach((value, index) => {
+      if (seen.has(value)) {
+        const at = Array.isArray(input[key]) ? `${where}.${key}[${index}]` : `${where}.${key}`;
+        throw new InputError(`${at}: ${formatValue(value)} is listed twice`);
+      }
+      seen.add(value);
+    });
+  }
+  if (generator.includes("planted")) {
+    for (const key of ["d", "margin"] as const) {
+      if (grid[key] === null) throw new InputError(`${where}.${key} is required by the planted generator`);
+    }
+    const largestRadius = Math.max(...grid.radius);
+    const smallestMargin = Math.min(...grid.margin!);
+    const radiusText = grid.radius.length > 1 ? `the largest radius ${largestRadius}` : `radius ${largestRadius}`;
+    grid.margin!.forEach((margin, index) => {
+      if (margin >= largestRadius) {
+        throw new InputError(`${itemPath(where, "margin", index, input.margin)}: ${margin} must be smaller than ${radiusText}`);
+      }
+    });
+    grid.offset.forEach((offset, index) => {
+      if (Math.abs(offset) + smallestMargin >= largestRadius) {
+        const marginText = grid.margin!.length > 1 ? `the smallest margin ${smallestMargin}` : `margin ${smallestMargin}`;
+        throw new InputError(
+          `${itemPath(where, "offset", index, input.offset)}: ${offset} is too large: |offset| + ${marginText} must be smaller than ${radiusText}`,
+        );
+      }
+    });
+  }
+  return grid;
+}
+
+function itemPath(where: string, key: string, index: number, raw: unknown): string {
+  return Array.isArray(raw) ? `${where}.${key}[${index}]` : `${where}.${key}`;
+}
+
+function checkEveryGridHasAPoint(experiment: Experiment, many: boolean): void {
+  const plan = planSweep(experiment);
+  plan.gridPointCounts.forEach((valid, index) => {
+    if (valid > 0) return;
+    const where = formatPath(many ? ["grid", index] : ["grid"]);
+    const why = plan.skipped
+      .filter((entry) => entry.grid === index)
+      .map((entry) => `${entry.reason} (${entry.points} point${entry.points > 1 ? "s" : ""})`)
+      .join("; ");
+    throw new InputError(`${where}: no valid grid point, every combination breaks a rule: ${why}`);
+  });
+}

@@ -1,0 +1,30 @@
+import { closeSync, openSync, writeSync } from "node:fs";
+
+/** A text file written in order through a buffer, with synchronous writes: no interleaving, no backpressure. */
+export class LineFile {
+  readonly #fd: number;
+  #buffer: string[] = [];
+  #size = 0;
+
+  constructor(readonly path: string, private readonly flushAt = 1 << 16) {
+    this.#fd = openSync(path, "w");
+  }
+
+  write(text: string): void {
+    this.#buffer.push(text);
+    this.#size += text.length;
+    if (this.#size >= this.flushAt) this.flush();
+  }
+
+  flush(): void {
+    if (this.#buffer.length === 0) return;
+    writeSync(this.#fd, this.#buffer.join(""));
+    this.#buffer = [];
+    this.#size = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.#fd);
+  }
+}

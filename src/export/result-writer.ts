@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { RunRow } from "../run/run-types.js";
+import { LineFile } from "./line-file.js";
+import { runCsvLine, runsCsvHeader } from "./runs-csv.js";
+import { runJsonLine } from "./runs-jsonl.js";
+import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
+import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
+
+export const OUTPUT_FILES = {
+  runsJsonl: "runs.jsonl",
+  runsCsv: "runs.csv",
+  summaryJson: "summary.json",
+  summaryCsv: "summary.csv",
+  manifest: "manifest.json",
+} as const;
+
+/** The one owner of a result folder's I/O; the exporters it calls are pure. */
+export class ResultWriter {
+  readonly #runsJsonl: LineFile;
+  readonly #runsCsv: LineFile;
+  readonly #summaryJson: LineFile;
+  readonly #summaryCsv: LineFile;
+  #summaries = 0;
+
+  constructor(readonly outDir: string) {
+    mkdirSync(outDir, { recursive: true });
+    this.#runsJsonl = new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
+    this.#runsCsv = new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
+    this.#summaryJson = new LineFile(join(outDir, OUTPUT_FILES.summaryJson));
+    this.#summaryCsv = new LineFile(join(outDir, OUTPUT_FILES.summaryCsv));
+    this.#runsCsv.write(runsCsvHeader());
+  }
+
+  writeRun(row: RunRow): void {
+    this.#runsJsonl.write(runJsonLine(row));
+    this.#runsCsv.write(runCsvLine(row));
+  }
+
+  writeSummary(row: SummaryRow): void {
+    if (this.#summaries === 0) this.#summaryCsv.write(summaryCsvHeader(row));
+    this.#summaryCsv.write(summaryCsvLine(row));
+    this.#summaryJson.write(summaryJsonItem(row, this.#summaries));
+    this.#summaries++;
+  }
+
+  /** Closes the tables; summary.json is a valid JSON array only after this. */
+  close(): void {
+    this.#summaryJson.write(summaryJsonEnd(this.#summaries));
+    for (const file of [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv]) file.close();
+  }
+
+  writeManifest(manifest: unknown): void {
+    writeFileSync(join(this.outDir, OUTPUT_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,18 @@
+import type { Uniform } from "../random/seeded-random.js";
+import type { PointParameters } from "../run/run-types.js";
+import type { DataSet } from "./data-set.js";
+import { generateHadamard } from "./hadamard.js";
+import { generateOrthonormal } from "./orthonormal.js";
+import { generatePlanted } from "./planted.js";
+
+/** The data set of a grid point, drawn from the run's `data` stream. */
+export function generateData(p: PointParameters, uniform: Uniform): DataSet {
+  switch (p.generator) {
+    case "planted":
+      return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset! }, uniform);
+    case "orthonormal":
+      return generateOrthonormal(p.n, uniform);
+    case "hadamard":
+      return generateHadamard(p.n, uniform);
+  }
+}

@@ -1,0 +1,41 @@
+import type { Uniform } from "../random/seeded-random.js";
+import type { DataSet } from "./data-set.js";
+
+/** True for 1, 2, 4, 8, … */
+export function isPowerOfTwo(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
+}
+
+/**
+ * The Hadamard family of THEORY.md (with bias): x_i is row i of the Sylvester Hadamard matrix of order n
+ * (H_ij = (−1)^popcount(i & j)) without its first column, which is all ones and comes back as the bias
+ * coordinate. The augmented vectors are orthogonal with norm √n, whatever the (random) labels.
+ * The planted separator is ŵ = Σ u_i = (Σ y_i x_i, Σ y_i): ŵ·u_i = n and ‖ŵ‖² = n², so γ = 1, R² = n
+ * and (R/γ)² = n, and the perceptron makes exactly n updates. Integer data: every first-pass dot
+ * product is exactly 0, which exercises the "<= 0" mistake rule.
+ */
+export function generateHadamard(n: number, uniform: Uniform): DataSet {
+  if (!isPowerOfTwo(n)) throw new RangeError(`hadamard needs n a power of 2 (got ${n})`);
+  const d = n - 1;
+  const x = new Float64Array(n * d);
+  const y = new Int8Array(n);
+  const w = new Float64Array(d);
+  let b = 0;
+  for (let i = 0; i < n; i++) {
+    const label = uniform() < 0.5 ? 1 : -1;
+    y[i] = label;
+    b += label;
+    for (let j = 1; j < n; j++) {
+      const entry = popcount(i & j) % 2 === 0 ? 1 : -1;
+      x[i * d + j - 1] = entry;
+      w[j - 1]! += label * entry;
+    }
+  }
+  return { n, d, x, y, planted: { w, b } };
+}
+
+function popcount(v: number): number {
+  let count = 0;
+  for (let m = v; m !== 0; m &= m - 1) count++;
+  return count;
+}

@@ -1,0 +1,116 @@
+import { NormalSampler } from "../random/normal-sampler.js";
+import type { Uniform } from "../random/seeded-random.js";
+import type { DataSet } from "./data-set.js";
+
+export interface PlantedParameters {
+  readonly n: number;
+  readonly d: number;
+  /** γ: every point lies at distance ≥ γ from the hyperplane, two of them at exactly γ. */
+  readonly margin: number;
+  /** R: every point has ‖x‖ ≤ R, the two support points exactly R (when d ≥ 2). */
+  readonly radius: number;
+  /** b of the hyperplane w·x + b = 0; needs |b| + γ < R. */
+  readonly offset: number;
+}
+
+/**
+ * The planted family of THEORY.md ("Generators with exact control"), in the input space.
+ *
+ * A unit normal w (a normalised Gaussian) and the hyperplane w·x + b = 0. Each point is placed directly,
+ * with no rejection sampling:
+ *  - its label y (points 0 and 1 are +1 and −1, the rest fair coin flips);
+ *  - its distance t = y(w·x + b): γ for points 0 and 1, otherwise uniform on [γ, R + y b], the largest
+ *    distance at which a point of that label still fits in the ball of radius R;
+ *  - its component along w, a = w·x = y t − b, so |a| ≤ R;
+ *  - the rest of x, orthogonal to w, of norm ρ ≤ √(R² − a²): ρ = √(R² − a²) U^(1/(d−1)) (a uniform
+ *    radius in d − 1 dimensions) in a uniformly random direction.
+ * Points 0 and 1 are the support pair: distance exactly γ and norm exactly R (ρ = √(R² − a²)), both
+ * along the same unit vector v₀ ⊥ w. The rows are then shuffled: u₊ + u₋ = 2γ(w, 0) is the planted
+ * direction itself, so a support pair always presented first would end every cyclic run from ŵ(0) = 0
+ * after two updates. For b = 0 they are u± = γ w ± √(R² − γ²) v₀, which makes w the
+ * max-margin direction of a learner without bias (KKT: w ∝ u₊ + u₋). In d = 1 there is no room
+ * orthogonal to w and the radius is max |a| < R; the learner's radius is always measured on the data.
+ */
+export function generatePlanted(params: PlantedParameters, uniform: Uniform): DataSet {
+  const { n, d, margin: gamma, radius: r, offset: b } = params;
+  const normal = new NormalSampler(uniform);
+  const w = randomUnitVector(d, normal);
+  const v0 = new Float64Array(d);
+  if (d >= 2) orthogonalUnitVector(w, normal, v0);
+  const direction = new Float64Array(d);
+  const x = new Float64Array(n * d);
+  const y = new Int8Array(n);
+
+  for (let i = 0; i < n; i++) {
+    const label = i === 0 ? 1 : i === 1 ? -1 : uniform() < 0.5 ? 1 : -1;
+    const support = i < 2;
+    const tMax = r + label * b;
+    const t = support ? gamma : gamma + uniform() * (tMax - gamma);
+    const along = label * t - b;
+    const room = Math.sqrt(Math.max(0, r * r - along * along));
+    let rho = 0;
+    if (d >= 2) {
+      if (support) {
+        rho = room;
+        direction.set(v0);
+      } else {
+        rho = room * Math.pow(uniform(), 1 / (d - 1));
+        orthogonalUnitVector(w, normal, direction);
+      }
+    }
+    const row = i * d;
+    for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + rho * direction[j]!;
+    y[i] = label;
+  }
+  shuffleRows(x, y, d, uniform);
+  return { n, d, x, y, planted: { w, b } };
+}
+
+/** Fisher–Yates over the points (rows of x with their labels). */
+function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform): void {
+  const row = new Float64Array(d);
+  for (let i = y.length - 1; i > 0; i--) {
+    const j = Math.floor(uniform() * (i + 1));
+    if (j === i) continue;
+    row.set(x.subarray(i * d, (i + 1) * d));
+    x.copyWithin(i * d, j * d, (j + 1) * d);
+    x.set(row, j * d);
+    const label = y[i]!;
+    y[i] = y[j]!;
+    y[j] = label;
+  }
+}
+
+function randomUnitVector(d: number, normal: NormalSampler): Float64Array {
+  const v = new Float64Array(d);
+  let norm2 = 0;
+  while (norm2 === 0) {
+    normal.fill(v);
+    norm2 = 0;
+    for (let j = 0; j < d; j++) norm2 += v[j]! * v[j]!;
+  }
+  const inv = 1 / Math.sqrt(norm2);
+  for (let j = 0; j < d; j++) v[j]! *= inv;
+  return v;
+}
+
+/** A uniformly random unit vector orthogonal to the unit vector w (d ≥ 2), written into `out`. */
+function orthogonalUnitVector(w: Float64Array, normal: NormalSampler, out: Float64Array): void {
+  const d = w.length;
+  for (;;) {
+    normal.fill(out);
+    let dot = 0;
+    for (let j = 0; j < d; j++) dot += out[j]! * w[j]!;
+    let norm2 = 0;
+    for (let j = 0; j < d; j++) {
+      out[j]! -= dot * w[j]!;
+      norm2 += out[j]! * out[j]!;
+    }
+    // A draw almost parallel to w leaves too little to normalise accurately: draw again.
+    if (norm2 > 1e-12) {
+      const inv = 1 / Math.sqrt(norm2);
+      for (let j = 0; j < d; j++) out[j]! *= inv;
+      return;
+    }
+  }
+}

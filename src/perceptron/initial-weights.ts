@@ -1,0 +1,70 @@
+import { NormalSampler } from "../random/normal-sampler.js";
+import type { Uniform } from "../random/seeded-random.js";
+
+/** How ŵ(0) is chosen: `zero`, `normal:<scale>` (N(0, scale²) entries), `uniform:<scale>` (U(−scale, scale)). */
+export type InitSpec =
+  | { readonly kind: "zero" }
+  | { readonly kind: "normal" | "uniform"; readonly scale: number }
+  | { readonly kind: "explicit"; readonly weights: readonly number[] };
+
+const RANDOM_INIT = /^(normal|uniform):(.+)$/;
+
+/**
+ * Reads `zero`, `normal:<scale>` or `uniform:<scale>` (scale a finite number > 0), and with
+ * `allowExplicit` a comma-separated list of weights. Returns the reason on failure.
+ */
+export function parseInit(text: string, allowExplicit = false): InitSpec | { readonly error: string } {
+  if (text === "zero") return { kind: "zero" };
+  const match = RANDOM_INIT.exec(text);
+  if (match) {
+    const scale = Number(match[2]);
+    if (!Number.isFinite(scale) || scale <= 0 || match[2]!.trim() === "") {
+      return { error: `the scale of "${text}" must be a finite number > 0` };
+    }
+    return { kind: match[1] as "normal" | "uniform", scale };
+  }
+  if (allowExplicit && text.includes(",") || allowExplicit && text.trim() !== "" && Number.isFinite(Number(text))) {
+    const parts = text.split(",");
+    const weights = parts.map((part) => (part.trim() === "" ? NaN : Number(part)));
+    const bad = weights.findIndex((value) => !Number.isFinite(value));
+    if (bad >= 0) return { error: `weight ${bad + 1} of "${text}" (${JSON.stringify(parts[bad])}) is not a finite number` };
+    return { kind: "explicit", weights };
+  }
+  const explicit = allowExplicit ? ', or a list of weights "w1,...,wd,b"' : "";
+  return { error: `"${text}" is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0${explicit}` };
+}
+
+export function formatInit(init: InitSpec): string {
+  switch (init.kind) {
+    case "zero":
+      return "zero";
+    case "explicit":
+      return init.weights.join(",");
+    default:
+      return `${init.kind}:${init.scale}`;
+  }
+}
+
+/** ŵ(0) of length `dim` (bias last), drawn from the run's own `init` stream. */
+export function drawInitialWeights(init: InitSpec, dim: number, random: Uniform): Float64Array {
+  const weights = new Float64Array(dim);
+  switch (init.kind) {
+    case "zero":
+      break;
+    case "normal": {
+      const normal = new NormalSampler(random);
+      for (let j = 0; j < dim; j++) weights[j] = init.scale * normal.next();
+      break;
+    }
+    case "uniform":
+      for (let j = 0; j < dim; j++) weights[j] = init.scale * (2 * random() - 1);
+      break;
+    case "explicit":
+      if (init.weights.length !== dim) {
+        throw new RangeError(`the explicit init has ${init.weights.length} weights, the learner needs ${dim} (bias last)`);
+      }
+      weights.set(init.weights);
+      break;
+  }
+  return weights;
+}

@@ -1,0 +1,72 @@
+import type { Uniform } from "../random/seeded-random.js";
+import type { LearnerData } from "./learner-coordinates.js";
+
+export type PresentationOrder = "cyclic" | "shuffle";
+
+export interface PerceptronOptions {
+  /** The increment η > 0. */
+  readonly eta: number;
+  /** ŵ(0), of length `dim`; it is copied, never modified. */
+  readonly initialWeights: Float64Array;
+  readonly order: PresentationOrder;
+  readonly maxEpochs: number;
+  /** Draws the permutation of every epoch; needed only for `shuffle`. */
+  readonly random?: Uniform;
+}
+
+export interface PerceptronResult {
+  /** k of every bound: the number of weight changes. */
+  readonly updates: number;
+  /** Passes over the data, including the final clean pass; maxEpochs when not converged. */
+  readonly epochs: number;
+  readonly converged: boolean;
+  /** The final ŵ, bias last. */
+  readonly weights: Float64Array;
+}
+
+/**
+ * The fixed-increment perceptron of THEORY.md ("The algorithm"), on the learner's vectors u_i:
+ * an epoch presents every i once (cyclic: 0..n−1; shuffle: a fresh seeded permutation each epoch) and
+ * updates ŵ += η u_i whenever ŵ·u_i <= 0. Never "< 0": from ŵ(0) = 0 that rule would never update, and
+ * integer data hit exact zeros. An epoch with no mistake ends the run (and is counted).
+ */
+export function trainPerceptron(data: LearnerData, options: PerceptronOptions): PerceptronResult {
+  const { n, dim, u } = data;
+  const { eta, order, maxEpochs } = options;
+  if (options.initialWeights.length !== dim) {
+    throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${dim}`);
+  }
+  const w = Float64Array.from(options.initialWeights);
+  const permutation = new Int32Array(n);
+  for (let i = 0; i < n; i++) permutation[i] = i;
+  const random = options.random;
+  if (order === "shuffle" && random === undefined) throw new TypeError("a shuffled order needs a random stream");
+
+  let updates = 0;
+  for (let epoch = 1; epoch <= maxEpochs; epoch++) {
+    if (order === "shuffle") shuffleInPlace(permutation, random!);
+    let mistakes = 0;
+    for (let k = 0; k < n; k++) {
+      const row = permutation[k]! * dim;
+      let dot = 0;
+      for (let j = 0; j < dim; j++) dot += w[j]! * u[row + j]!;
+      if (dot <= 0) {
+        for (let j = 0; j < dim; j++) w[j]! += eta * u[row + j]!;
+        mistakes++;
+      }
+    }
+    updates += mistakes;
+    if (mistakes === 0) return { updates, epochs: epoch, converged: true, weights: w };
+  }
+  return { updates, epochs: maxEpochs, converged: false, weights: w };
+}
+
+/** Fisher–Yates: a uniformly random permutation of the current one. */
+function shuffleInPlace(values: Int32Array, random: Uniform): void {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const tmp = values[i]!;
+    values[i] = values[j]!;
+    values[j] = tmp;
+  }
+}

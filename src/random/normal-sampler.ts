@@ -1,0 +1,36 @@
+import type { Uniform } from "./seeded-random.js";
+
+/**
+ * Standard normal deviates by the Marsaglia polar method: two uniforms in the unit disc give two
+ * independent normals, the second kept for the next call. No allocation per draw.
+ */
+export class NormalSampler {
+  private spare = 0;
+  private hasSpare = false;
+
+  constructor(private readonly uniform: Uniform) {}
+
+  next(): number {
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return this.spare;
+    }
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      u = 2 * this.uniform() - 1;
+      v = 2 * this.uniform() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const m = Math.sqrt((-2 * Math.log(s)) / s);
+    this.spare = v * m;
+    this.hasSpare = true;
+    return u * m;
+  }
+
+  /** Fills `out` (from `start`, `length` values) with independent standard normals. */
+  fill(out: Float64Array, start = 0, length = out.length - start): void {
+    for (let i = start; i < start + length; i++) out[i] = this.next();
+  }
+}

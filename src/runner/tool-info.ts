@@ -1,0 +1,38 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The package root: two levels above this module, in src/ and in dist/ alike. */
+export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface ToolInfo {
+  readonly name: string;
+  readonly version: string;
+  /** The checkout's commit, or null outside a git checkout. */
+  readonly git: { readonly commit: string; readonly dirty: boolean } | null;
+  readonly node: string;
+  readonly platform: string;
+}
+
+export function toolInfo(): ToolInfo {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    git: gitState(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+function gitState(): ToolInfo["git"] {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    if (git("rev-parse", "--show-toplevel") !== git("-C", PACKAGE_ROOT, "rev-parse", "--show-toplevel")) return null;
+    return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,14 @@
+import type { Experiment } from "../experiment/experiment.js";
+import { InputError } from "../experiment/input-error.js";
+import type { RunSpec } from "../run/run-types.js";
+import { planSweep } from "./plan-sweep.js";
+
+/** The spec of run `index` of the sweep (the `run` column), found without holding the sweep. */
+export function findRun(experiment: Experiment, index: number): RunSpec {
+  const plan = planSweep(experiment);
+  if (!Number.isInteger(index) || index < 0 || index >= plan.runCount) {
+    throw new InputError(`--run ${index}: the sweep has ${plan.runCount} runs, numbered 0 to ${plan.runCount - 1}`);
+  }
+  for (const spec of plan.runs()) if (spec.run === index) return spec;
+  throw new RangeError(`run ${index} not found in a sweep of ${plan.runCount} runs`);
+}

@@ -1,0 +1,130 @@
+import type { Experiment, Grid } from "../experiment/experiment.js";
+import type { GeneratorName } from "../experiment/experiment-schema.js";
+import { isPowerOfTwo } from "../generators/hadamard.js";
+import type { PointParameters, RunSpec } from "../run/run-types.js";
+import { runSeed } from "./run-seed.js";
+
+/** Grid points a rule excluded, by reason. */
+export interface SkippedPoints {
+  readonly grid: number;
+  readonly reason: string;
+  readonly points: number;
+}
+
+/** The sweep of an experiment, counted without being held: runs are produced lazily, in order. */
+export interface SweepPlan {
+  readonly pointCount: number;
+  /** Valid points of each grid. */
+  readonly gridPointCounts: readonly number[];
+  readonly runCount: number;
+  readonly skipped: readonly SkippedPoints[];
+  runs(): Generator<RunSpec>;
+}
+
+/**
+ * Expands an experiment into its sweep: for each grid (in order), the Cartesian product of its lists in
+ * the key order generator, n, d, margin, radius, offset, bias, eta, init, order, times `repeats`
+ * (innermost, so a grid point's runs are consecutive). Keys a generator does not use do not multiply its
+ * runs; combinations that break a rule are skipped and counted by reason.
+ */
+export function planSweep(experiment: Experiment): SweepPlan {
+  const skipped: SkippedPoints[] = [];
+  const gridPointCounts = experiment.grids.map((grid, gridIndex) => {
+    let valid = 0;
+    const reasons = new Map<string, number>();
+    for (const point of gridPoints(grid)) {
+      const reason = exclusionReason(point);
+      if (reason === null) valid++;
+      else reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+    for (const [reason, points] of reasons) skipped.push({ grid: gridIndex, reason, points });
+    return valid;
+  });
+  const pointCount = gridPointCounts.reduce((sum, count) => sum + count, 0);
+  return {
+    pointCount,
+    gridPointCounts,
+    runCount: pointCount * experiment.repeats,
+    skipped,
+    runs: () => sweepRuns(experiment),
+  };
+}
+
+function* sweepRuns(experiment: Experiment): Generator<RunSpec> {
+  let run = 0;
+  let point = 0;
+  for (let grid = 0; grid < experiment.grids.length; grid++) {
+    for (const parameters of gridPoints(experiment.grids[grid]!)) {
+      if (exclusionReason(parameters) !== null) continue;
+      const data = dataParameters(parameters);
+      for (let repeat = 0; repeat < experiment.repeats; repeat++) {
+        const seed = runSeed(experiment.seed, data, repeat);
+        yield { run, grid, point, repeat, seed, ...parameters, maxEpochs: experiment.maxEpochs };
+        run++;
+      }
+      point++;
+    }
+  }
+}
+
+/** The parameters that define a run's data set (and so its seed). */
+function dataParameters(p: PointParameters): Record<string, unknown> {
+  if (p.generator === "planted") {
+    return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
+  }
+  return { generator: p.generator, n: p.n };
+}
+
+/** Every combination of one grid, valid or not. */
+export function* gridPoints(grid: Grid): Generator<PointParameters> {
+  for (const generator of grid.generator) {
+    const planted = generator === "planted";
+    const margins = planted ? grid.margin! : [null];
+    const radii = planted ? grid.radius : [null];
+    const offsets = planted ? grid.offset : [null];
+    const biases = grid.bias ?? [generator !== "orthonormal"];
+    for (const n of grid.n) {
+      for (const d of grid.d ?? [derivedDimension(generator, n)]) {
+        for (const margin of margins) {
+          for (const radius of radii) {
+            for (const offset of offsets) {
+              for (const bias of biases) {
+                for (const eta of grid.eta) {
+                  for (const init of grid.init) {
+                    for (const order of grid.order) {
+                      yield { generator, n, d, margin, radius, offset, bias, eta, init, order };
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+function derivedDimension(generator: GeneratorName, n: number): number {
+  return generator === "hadamard" ? n - 1 : n;
+}
+
+/** The rule of THEORY.md ("Generators with exact control") a combination breaks, or null. */
+export function exclusionReason(p: PointParameters): string | null {
+  switch (p.generator) {
+    case "planted":
+      if (p.margin! >= p.radius!) return "planted: margin must be smaller than radius";
+      if (Math.abs(p.offset!) + p.margin! >= p.radius!) return "planted: |offset| + margin must be smaller than radius";
+      if (!p.bias && p.offset !== 0) return "planted: offset must be 0 without a bias";
+      return null;
+    case "orthonormal":
+      if (p.bias) return "orthonormal: needs bias false";
+      if (p.d !== p.n) return "orthonormal: needs d = n";
+      return null;
+    case "hadamard":
+      if (!p.bias) return "hadamard: needs bias true";
+      if (!isPowerOfTwo(p.n)) return "hadamard: needs n a power of 2";
+      if (p.d !== p.n - 1) return "hadamard: needs d = n - 1";
+      return null;
+  }
+}
