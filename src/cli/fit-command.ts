@@ -40,7 +40,7 @@ export function fitHandler(argv: FitArguments): number {
   const seed = wholeNumberFlag("seed", argv.seed, 0, Number.MAX_SAFE_INTEGER);
   const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);
   const init = parseInit(String(argv.init), true);
-  if ("error" in init) throw new UsageError(`--init ${argv.init}: ${init.error}`);
+  if ("error" in init) throw new UsageError(`--init ${JSON.stringify(String(argv.init))} ${init.error}`);
   const data = readDataCsv(argv.data);
   const dim = argv.bias ? data.d + 1 : data.d;
   if (init.kind === "explicit" && init.weights.length !== dim) {

@@ -10,15 +10,15 @@ import { parseInit } from "../perceptron/initial-weights.js";
 export const GENERATORS = ["planted", "orthonormal", "hadamard"] as const;
 export const ORDERS = ["cyclic", "shuffle"] as const;
 
-const finiteNumber = z
-  .number({ error: "is not a number" })
-  .refine(Number.isFinite, { error: "must be a finite number" });
-const positiveNumber = finiteNumber.refine((value) => value > 0, { error: "must be greater than 0" });
-const wholeNumber = z.number({ error: "is not a number" }).int({ error: "must be a whole number" });
+// zod 4's number() refuses NaN and ±Infinity (JSON turns 1e400 into Infinity).
+const notANumber = (issue: { input?: unknown }) => (typeof issue.input === "number" ? "is not a finite number" : "is not a number");
+const finiteNumber = z.number({ error: notANumber });
+const positiveNumber = finiteNumber.gt(0, { error: "must be greater than 0" });
+const wholeNumber = z.number({ error: notANumber }).int({ error: "must be a whole number" });
 const positiveInteger = wholeNumber.min(1, { error: "must be at least 1" });
 const initText = z.string({ error: 'is not a string such as "zero" or "normal:1"' }).superRefine((text, ctx) => {
   const parsed = parseInit(text);
-  if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error.replace(`"${text}" `, "") });
+  if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
 });
 
 /** A value or a non-empty list of values: a scalar is shorthand for a one-element list. */

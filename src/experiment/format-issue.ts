@@ -13,6 +13,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** A value as a user would have typed it in JSON. */
 export function formatValue(value: unknown): string {
   if (value === undefined) return "nothing";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -29,15 +30,16 @@ export function formatIssue(issue: z.core.$ZodIssue, root: unknown, prefix: read
     const first = branch?.[0];
     if (first) return formatIssue(first, root, path);
   }
-  const where = formatPath(path) || "the experiment";
+  const where = formatPath(path);
+  const at = where === "" ? "" : `${where}: `;
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((key) => JSON.stringify(key)).join(", ");
-    return `${where}: unknown key${issue.keys.length > 1 ? "s" : ""} ${keys}`;
+    return `${at}unknown key${issue.keys.length > 1 ? "s" : ""} ${keys}`;
   }
   if (input === undefined) return `${where} is required`;
-  if (issue.code === "invalid_type" && issue.expected === "object") return `${where}: ${formatValue(input)} is not an object`;
-  if (issue.code === "invalid_type" && issue.expected === "array") return `${where}: ${formatValue(input)} is not a list`;
-  return `${where}: ${formatValue(input)} ${issue.message}`;
+  if (issue.code === "invalid_type" && issue.expected === "object") return `${at}${formatValue(input)} is not an object`;
+  if (issue.code === "invalid_type" && issue.expected === "array") return `${at}${formatValue(input)} is not a list`;
+  return `${at}${formatValue(input)} ${issue.message}`;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -11,27 +11,27 @@ const RANDOM_INIT = /^(normal|uniform):(.+)$/;
 
 /**
  * Reads `zero`, `normal:<scale>` or `uniform:<scale>` (scale a finite number > 0), and with
- * `allowExplicit` a comma-separated list of weights. Returns the reason on failure.
+ * `allowExplicit` a comma-separated list of weights. On failure returns the broken rule, worded to
+ * follow the offending text (`"normal:x" has no valid scale: …`).
  */
 export function parseInit(text: string, allowExplicit = false): InitSpec | { readonly error: string } {
   if (text === "zero") return { kind: "zero" };
   const match = RANDOM_INIT.exec(text);
   if (match) {
-    const scale = Number(match[2]);
-    if (!Number.isFinite(scale) || scale <= 0 || match[2]!.trim() === "") {
-      return { error: `the scale of "${text}" must be a finite number > 0` };
-    }
+    const scale = match[2]!.trim() === "" ? NaN : Number(match[2]);
+    if (!Number.isFinite(scale) || scale <= 0) return { error: `has no valid scale: use a finite number > 0, as in "${match[1]}:1"` };
     return { kind: match[1] as "normal" | "uniform", scale };
   }
-  if (allowExplicit && text.includes(",") || allowExplicit && text.trim() !== "" && Number.isFinite(Number(text))) {
+  const looksExplicit = text.includes(",") || (text.trim() !== "" && !Number.isNaN(Number(text)));
+  if (allowExplicit && looksExplicit) {
     const parts = text.split(",");
     const weights = parts.map((part) => (part.trim() === "" ? NaN : Number(part)));
     const bad = weights.findIndex((value) => !Number.isFinite(value));
-    if (bad >= 0) return { error: `weight ${bad + 1} of "${text}" (${JSON.stringify(parts[bad])}) is not a finite number` };
+    if (bad >= 0) return { error: `has weight ${bad + 1} (${JSON.stringify(parts[bad])}) that is not a finite number` };
     return { kind: "explicit", weights };
   }
-  const explicit = allowExplicit ? ', or a list of weights "w1,...,wd,b"' : "";
-  return { error: `"${text}" is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0${explicit}` };
+  const explicit = allowExplicit ? ', or the weights "w1,...,wd,b"' : "";
+  return { error: `is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0${explicit}` };
 }
 
 export function formatInit(init: InitSpec): string {

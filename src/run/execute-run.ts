@@ -15,7 +15,7 @@ export const VIOLATION_TOLERANCE = 1e-9;
 /** One run, start to end: generate → perceptron → bounds → row. Throws on a bug. */
 export function executeRun(spec: RunSpec): RunRow {
   const init = parseInit(spec.init);
-  if ("error" in init) throw new RangeError(init.error);
+  if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
   const data = generateData(spec, createRandom(spec.seed, "data"));
   const analysis = analyseDataSet(data, {
     bias: spec.bias,

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_BATCH_OPTIONS, estimateRunCost, makeBatches } from "../../src/pool/make-batches.js";
+import { RunPool } from "../../src/pool/run-pool.js";
+import { executeRun } from "../../src/run/execute-run.js";
+import type { RunSpec } from "../../src/run/run-types.js";
+
+const spec = (run: number, overrides: Partial<RunSpec> = {}): RunSpec => ({
+  run,
+  grid: 0,
+  point: run,
+  repeat: 0,
+  seed: 1000 + run,
+  generator: "planted",
+  n: 40,
+  d: 3,
+  margin: 0.1,
+  radius: 1,
+  offset: 0,
+  bias: true,
+  eta: 1,
+  init: "zero",
+  order: "shuffle",
+  maxEpochs: 10_000,
+  ...overrides,
+});
+
+describe("RunPool (TypeScript worker, loaded through tsx)", () => {
+  const pool = new RunPool({ threads: 2 });
+  afterAll(() => pool.close());
+
+  it("returns the rows of a batch in order, equal to the in-process rows", async () => {
+    const batch = [spec(0), spec(1), spec(2, { generator: "hadamard", n: 8, d: 7, margin: null, radius: null, offset: null })];
+    expect(await pool.run(batch)).toEqual(batch.map(executeRun));
+  });
+
+  it("turns a run that throws into an error row and runs the rest", async () => {
+    const rows = await pool.run([spec(0, { init: "bogus" }), spec(1)]);
+    expect(rows.map((row) => row.status)).toEqual(["error", "ok"]);
+    expect(rows[1]).toEqual(executeRun(spec(1)));
+  });
+});
+
+describe("makeBatches", () => {
+  it("keeps the sweep order and cuts by estimated cost", () => {
+    const runs = Array.from({ length: 100 }, (_, i) => spec(i));
+    const cost = estimateRunCost(runs[0]!);
+    const batches = [...makeBatches(runs, { targetCost: cost * 10, maxRuns: 1000 })];
+    expect(batches.map((batch) => batch.length)).toEqual(Array(10).fill(10));
+    expect(batches.flat()).toEqual(runs);
+  });
+
+  it("caps a batch's length and gives a heavy run a batch of its own", () => {
+    const runs = Array.from({ length: 7 }, (_, i) => spec(i));
+    expect([...makeBatches(runs, { targetCost: Infinity, maxRuns: 3 })].map((batch) => batch.length)).toEqual([3, 3, 1]);
+    const heavy = spec(0, { n: 10_000, d: 1000, margin: 0.01 });
+    expect(estimateRunCost(heavy)).toBeGreaterThan(DEFAULT_BATCH_OPTIONS.targetCost);
+    expect([...makeBatches([heavy, spec(1)])].map((batch) => batch.length)).toEqual([1, 1]);
+  });
+});

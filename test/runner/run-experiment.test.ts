@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { temporaryFolder } from "../helpers.js";
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+
+function loaded(source: Record<string, unknown>): LoadedExperiment {
+  return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "0".repeat(64) };
+}
+
+// 2^7 = 128 planted points and 4 structured ones (orthonormal without bias, hadamard with), 4 repeats:
+// 528 runs.
+const sweep = loaded({
+  name: "determinism",
+  seed: 7,
+  repeats: 4,
+  grid: [
+    { n: [30, 60], d: [2, 8], margin: [0.05, 0.2], offset: [0, 0.2], eta: [0.5, 2], init: ["zero", "uniform:1"], order: ["cyclic", "shuffle"] },
+    { generator: ["orthonormal", "hadamard"], n: [4, 16], bias: [true, false] },
+  ],
+});
+
+describe("runExperiment", () => {
+  it("writes byte-identical tables for 1, 2 and 8 threads, and from one invocation to the next", async () => {
+    const outputs: Record<string, string>[] = [];
+    for (const [threads, maxRuns] of [[1, undefined], [2, undefined], [8, 3], [2, 1]] as const) {
+      const outDir = temporaryFolder();
+      const report = await runExperiment(sweep, { threads, outDir, ...(maxRuns ? { batch: { maxRuns } } : {}) });
+      expect(report.counts).toMatchObject({ runs: 528, errors: 0, violatingRuns: 0 });
+      outputs.push(Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(outDir, file), "utf8")])));
+    }
+    for (const output of outputs.slice(1)) expect(output).toEqual(outputs[0]);
+  });
+
+  it("writes runs in sweep order, one summary row per grid point, and a manifest", async () => {
+    const outDir = temporaryFolder();
+    const report = await runExperiment(sweep, { threads: 2, outDir });
+    const runs = readFileSync(join(outDir, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(runs.map((row) => row.run)).toEqual([...Array(528).keys()]);
+    const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
+    expect(summary).toHaveLength(report.counts.points);
+    expect(summary.map((row: { point: number }) => row.point)).toEqual([...Array(report.counts.points).keys()]);
+    expect(readFileSync(join(outDir, "summary.csv"), "utf8").trimEnd().split("\n")).toHaveLength(report.counts.points + 1);
+    expect(readFileSync(join(outDir, "runs.csv"), "utf8").trimEnd().split("\n")).toHaveLength(529);
+
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8"));
+    expect(manifest.tool).toMatchObject({ name: "perceptron-lab", node: process.version });
+    expect(manifest.experiment).toMatchObject({ path: "inline.json", name: "determinism", hash: "0".repeat(64) });
+    expect(manifest.options.threads).toBe(2);
+    expect(manifest.counts).toEqual(report.counts);
+    expect(manifest.skipped).toEqual(report.skipped);
+    expect(typeof manifest.wallSeconds).toBe("number");
+    expect(report.skipped).toEqual([
+      { grid: 1, reason: "orthonormal: needs bias false", points: 2 },
+      { grid: 1, reason: "hadamard: needs bias true", points: 2 },
+    ]);
+  });
+
+  it("meets Novikoff's bound exactly on the structured families", async () => {
+    const outDir = temporaryFolder();
+    await runExperiment(loaded({ name: "worst", repeats: 3, grid: [{ generator: "orthonormal", n: [3, 10] }, { generator: "hadamard", n: [4, 32], order: "shuffle" }] }), {
+      threads: 2,
+      outDir,
+    });
+    const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
+    for (const row of summary) {
+      expect(row.updates.median).toBe(row.n);
+      expect(row.plantedNovikoffRatio).toEqual({ mean: 1, sd: 0, min: 1, median: 1, p90: 1, max: 1 });
+    }
+  });
+});
