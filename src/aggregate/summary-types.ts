@@ -7,7 +7,7 @@ export interface Statistics {
   readonly sd: number | null;
   readonly min: number | null;
   readonly median: number | null;
-  /** The 0.9 quantile, simple-statistics' `quantileSorted`. */
+  /** The 0.9 quantile by linear interpolation (R type 7, numpy's default; simple-statistics' `quantileSorted`). */
   readonly p90: number | null;
   readonly max: number | null;
 }

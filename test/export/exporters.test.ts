@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { summarisePoint } from "../../src/aggregate/summarise-point.js";
+import { csvLine } from "../../src/export/csv-line.js";
+import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { runCsvLine, runsCsvHeader } from "../../src/export/runs-csv.js";
+import { runJsonLine } from "../../src/export/runs-jsonl.js";
+import { flattenSummary, summaryCsvHeader } from "../../src/export/summary-csv.js";
+import { summaryJsonEnd, summaryJsonItem } from "../../src/export/summary-json.js";
+import { summaryTable } from "../../src/export/summary-table.js";
+import { errorRow, executeRun } from "../../src/run/execute-run.js";
+import type { RunSpec } from "../../src/run/run-types.js";
+
+const spec: RunSpec = {
+  run: 3,
+  grid: 0,
+  point: 1,
+  repeat: 0,
+  seed: 99,
+  generator: "hadamard",
+  n: 4,
+  d: 3,
+  margin: null,
+  radius: null,
+  offset: null,
+  bias: true,
+  eta: 0.5,
+  init: "zero",
+  order: "cyclic",
+  maxEpochs: 100,
+};
+
+describe("csvLine", () => {
+  it("writes RFC 4180 fields: shortest round-trip numbers, true/false, empty for null and non-finite", () => {
+    expect(csvLine([0.1, 1e-7, 123456789012345, true, false, null, Infinity, NaN, 'say "hi", twice'])).toBe(
+      '0.1,1e-7,123456789012345,true,false,,,,"say ""hi"", twice"\n',
+    );
+  });
+});
+
+describe("runs.csv and runs.jsonl", () => {
+  it("have the same columns in the same order, every key of a row", () => {
+    const row = executeRun(spec);
+    expect(Object.keys(JSON.parse(runJsonLine(row)))).toEqual(RUN_COLUMNS);
+    expect(new Set(RUN_COLUMNS)).toEqual(new Set(Object.keys(row)));
+    expect(new Set(RUN_COLUMNS)).toEqual(new Set(Object.keys(errorRow(spec, "x"))));
+    expect(runsCsvHeader().trimEnd().split(",")).toEqual(RUN_COLUMNS);
+  });
+
+  it("write a hadamard run as expected", () => {
+    const line = runCsvLine(executeRun(spec));
+    expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,true,0.5,zero,cyclic,ok,,true,4,2,2,1,4,4,")).toBe(true);
+    expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
+  });
+});
+
+describe("summary.csv and summary.json", () => {
+  it("flatten statistics with dots, the JSON paths", () => {
+    const summary = summarisePoint([executeRun(spec)]);
+    const keys = flattenSummary(summary).map(([key]) => key);
+    expect(keys).toContain("updates.median");
+    expect(keys).toContain("plantedNovikoffRatio.p90");
+    expect(keys).toContain("plantedHuBound.median");
+    expect(summaryCsvHeader(summary).trimEnd().split(",")).toEqual(keys);
+  });
+
+  it("make a JSON array whether empty or not", () => {
+    const summary = summarisePoint([executeRun(spec)]);
+    expect(JSON.parse(summaryJsonEnd(0))).toEqual([]);
+    const text = summaryJsonItem(summary, 0) + summaryJsonItem(summary, 1) + summaryJsonEnd(2);
+    expect(JSON.parse(text)).toEqual([summary, summary]);
+  });
+});
+
+describe("summaryTable", () => {
+  it("shows median updates beside each median bound", () => {
+    const text = summaryTable([summarisePoint([executeRun(spec)])], 1);
+    const [header, row] = text.split("\n");
+    expect(header!.split(/\s+/)).toEqual(["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates", "novikoff", "snapp", "hu", "optimised"]);
+    // Hadamard n = 4: 4 updates; Novikoff = Snapp = N(0) = 4; Hu = (4 + 1)²/4 = 6.25.
+    expect(row!.split(/\s+/)).toEqual(["1", "hadamard", "4", "3", "-", "-", "yes", "0.5", "zero", "cyclic", "1/1", "4", "4", "4", "6.25", "4"]);
+  });
+});
