@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { InputError } from "../experiment/input-error.js";
+import { InputError, readInputFile } from "../experiment/input-error.js";
 import type { DataSet } from "../generators/data-set.js";
 
 /** A user's data set, with its feature names in column order. */
@@ -15,12 +14,7 @@ export const LABEL_COLUMN = "label";
  * a numeric feature. Every malformed input is an InputError naming the file, line and column.
  */
 export function readDataCsv(path: string): CsvDataSet {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new InputError(`${path}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  const text = readInputFile(path, "data file");
   return parseDataCsv(text, path);
 }
 

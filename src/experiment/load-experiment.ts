@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
-import { InputError } from "./input-error.js";
+import { InputError, readInputFile } from "./input-error.js";
 
 /** An experiment as read from its file, with what a manifest needs to reproduce it. */
 export interface LoadedExperiment {
@@ -19,12 +18,7 @@ export interface LoadedExperiment {
 
 /** Reads, parses and validates an experiment file; every failure is an InputError of one line. */
 export function loadExperiment(path: string): LoadedExperiment {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new InputError(`${path}: cannot read the experiment file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  const text = readInputFile(path, "experiment file");
   const source = parseJson(text, path);
   const fallbackName = basename(path, extname(path));
   const experiment = parseExperiment(source, fallbackName, path);

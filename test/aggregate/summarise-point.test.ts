@@ -3,26 +3,10 @@ import { PointSummariser } from "../../src/aggregate/point-summariser.js";
 import { statistics, summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import type { RunRow, RunSpec } from "../../src/run/run-types.js";
+import { runSpec, STRUCTURED } from "../helpers.js";
 
-const spec = (run: number, point: number, overrides: Partial<RunSpec> = {}): RunSpec => ({
-  run,
-  grid: 0,
-  point,
-  repeat: run,
-  seed: 77 + run,
-  generator: "orthonormal",
-  n: 6,
-  d: 6,
-  margin: null,
-  radius: null,
-  offset: null,
-  bias: false,
-  eta: 1,
-  init: "zero",
-  order: "cyclic",
-  maxEpochs: 100,
-  ...overrides,
-});
+const spec = (run: number, point: number): RunSpec =>
+  runSpec({ run, point, repeat: run, seed: 77 + run, generator: "orthonormal", n: 6, d: 6, ...STRUCTURED, bias: false, maxEpochs: 100 });
 
 describe("statistics", () => {
   it("matches a hand computation", () => {

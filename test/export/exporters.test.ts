@@ -9,25 +9,9 @@ import { summaryJsonEnd, summaryJsonItem } from "../../src/export/summary-json.j
 import { summaryTable } from "../../src/export/summary-table.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
+import { runSpec, STRUCTURED } from "../helpers.js";
 
-const spec: RunSpec = {
-  run: 3,
-  grid: 0,
-  point: 1,
-  repeat: 0,
-  seed: 99,
-  generator: "hadamard",
-  n: 4,
-  d: 3,
-  margin: null,
-  radius: null,
-  offset: null,
-  bias: true,
-  eta: 0.5,
-  init: "zero",
-  order: "cyclic",
-  maxEpochs: 100,
-};
+const spec: RunSpec = runSpec({ run: 3, point: 1, seed: 99, generator: "hadamard", n: 4, d: 3, ...STRUCTURED, eta: 0.5, maxEpochs: 100 });
 
 describe("csvLine", () => {
   it("writes RFC 4180 fields: shortest round-trip numbers, true/false, empty for null and non-finite", () => {

@@ -3,26 +3,10 @@ import { DEFAULT_BATCH_OPTIONS, estimateRunCost, makeBatches } from "../../src/p
 import { RunPool } from "../../src/pool/run-pool.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
+import { runSpec } from "../helpers.js";
 
-const spec = (run: number, overrides: Partial<RunSpec> = {}): RunSpec => ({
-  run,
-  grid: 0,
-  point: run,
-  repeat: 0,
-  seed: 1000 + run,
-  generator: "planted",
-  n: 40,
-  d: 3,
-  margin: 0.1,
-  radius: 1,
-  offset: 0,
-  bias: true,
-  eta: 1,
-  init: "zero",
-  order: "shuffle",
-  maxEpochs: 10_000,
-  ...overrides,
-});
+const spec = (run: number, overrides: Partial<RunSpec> = {}): RunSpec =>
+  runSpec({ run, point: run, seed: 1000 + run, n: 40, d: 3, order: "shuffle", maxEpochs: 10_000, ...overrides });
 
 describe("RunPool (TypeScript worker, loaded through tsx)", () => {
   const pool = new RunPool({ threads: 2 });

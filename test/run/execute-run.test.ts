@@ -3,26 +3,9 @@ import { describe, expect, it } from "vitest";
 import { BOUND_NAMES } from "../../src/bounds/convergence-bounds.js";
 import { boundColumn, countViolations, executeRun, executeRunSafely, ratioColumn } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
+import { runSpec } from "../helpers.js";
 
-const spec = (overrides: Partial<RunSpec> = {}): RunSpec => ({
-  run: 0,
-  grid: 0,
-  point: 0,
-  repeat: 0,
-  seed: 12345,
-  generator: "planted",
-  n: 50,
-  d: 5,
-  margin: 0.1,
-  radius: 1,
-  offset: 0,
-  bias: true,
-  eta: 1,
-  init: "zero",
-  order: "cyclic",
-  maxEpochs: 100_000,
-  ...overrides,
-});
+const spec = runSpec;
 
 describe("executeRun", () => {
   it("reports the learner's R̂ and γ̂ of the planted separator (THEORY.md)", () => {
