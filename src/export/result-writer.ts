@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { InputError } from "../experiment/input-error.js";
 import type { RunRow } from "../run/run-types.js";
 import { LineFile } from "./line-file.js";
 import { runCsvLine, runsCsvHeader } from "./runs-csv.js";
@@ -25,7 +26,11 @@ export class ResultWriter {
   #summaries = 0;
 
   constructor(readonly outDir: string) {
-    mkdirSync(outDir, { recursive: true });
+    try {
+      mkdirSync(outDir, { recursive: true });
+    } catch (error) {
+      throw new InputError(`${outDir}: cannot create the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
     this.#runsJsonl = new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
     this.#runsCsv = new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
     this.#summaryJson = new LineFile(join(outDir, OUTPUT_FILES.summaryJson));

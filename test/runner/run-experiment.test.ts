@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/experiment/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
@@ -57,6 +58,36 @@ describe("runExperiment", () => {
       { grid: 1, reason: "orthonormal: needs bias false", points: 2 },
       { grid: 1, reason: "hadamard: needs bias true", points: 2 },
     ]);
+  });
+
+  it("keeps going when runs throw: error rows in place, counted, every other run intact", async () => {
+    // An init the schema would refuse, planted past validation, makes every run of that point throw.
+    const valid = loaded({ name: "errors", repeats: 3, grid: { n: 20, d: 2, margin: 0.1, init: ["zero", "normal:1"] } });
+    const grid = { ...valid.experiment.grids[0]!, init: ["zero", "bogus", "normal:1"] };
+    const broken: LoadedExperiment = { ...valid, experiment: { ...valid.experiment, grids: [grid] } };
+    const good = temporaryFolder();
+    const bad = temporaryFolder();
+    await runExperiment(valid, { threads: 2, outDir: good });
+    const report = await runExperiment(broken, { threads: 2, outDir: bad });
+    expect(report.counts).toMatchObject({ runs: 9, ok: 6, errors: 3 });
+    expect(report.firstErrors.map((row) => row.run)).toEqual([3, 4, 5]);
+    const rows = (folder: string) => readFileSync(join(folder, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
+    const broke = rows(bad);
+    expect(broke.slice(3, 6).map((row) => [row.status, row.error])).toEqual(
+      Array(3).fill(["error", 'init "bogus" is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0']),
+    );
+    const strip = ({ run, point, ...rest }: Record<string, unknown>) => rest;
+    expect([...broke.slice(0, 3), ...broke.slice(6)].map(strip)).toEqual(rows(good).map(strip));
+    const summary = JSON.parse(readFileSync(join(bad, "summary.json"), "utf8"));
+    expect(summary[1]).toMatchObject({ runs: 3, converged: 0, errors: 3, updates: { median: null } });
+  });
+
+  it("refuses a result folder it cannot create", async () => {
+    const file = join(temporaryFolder(), "a-file");
+    writeFileSync(file, "");
+    await expect(runExperiment(sweep, { threads: 1, outDir: join(file, "out") })).rejects.toThrow(
+      new InputError(`${join(file, "out")}: cannot create the result folder (ENOTDIR)`),
+    );
   });
 
   it("meets Novikoff's bound exactly on the structured families", async () => {
