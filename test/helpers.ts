@@ -21,7 +21,7 @@ export function learnerOf(vectors: readonly (readonly number[])[]): LearnerData 
   return toLearnerCoordinates(dataSetOf(vectors, vectors.map(() => 1)), false);
 }
 
-/** A planted run spec (n = 50, d = 5, γ = 0.1, R = 1, with bias, η = 1, ŵ(0) = 0, cyclic), overridable. */
+/** A planted run spec (n = 50, d = 5, γ = 0.1, R = 1, with bias, η = 1, ŵ(0) = 0, cyclic, max-margin on), overridable. */
 export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
   return {
     run: 0,
@@ -35,11 +35,13 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
     margin: 0.1,
     radius: 1,
     offset: 0,
+    c: null,
     bias: true,
     eta: 1,
     init: "zero",
     order: "cyclic",
     maxEpochs: 100_000,
+    optimal: true,
     ...overrides,
   };
 }

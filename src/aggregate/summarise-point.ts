@@ -1,7 +1,6 @@
 import { mean, max, medianSorted, min, quantileSorted, sampleStandardDeviation } from "simple-statistics";
-import { BOUND_NAMES } from "../bounds/convergence-bounds.js";
-import { boundColumn, ratioColumn } from "../run/execute-run.js";
-import type { RunRow } from "../run/run-types.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
+import type { BoundColumn, RatioColumn, RunRow } from "../run/run-types.js";
 import type { Median, Statistics, SummaryRow } from "./summary-types.js";
 
 /**
@@ -16,13 +15,11 @@ export function summarisePoint(rows: readonly RunRow[]): SummaryRow {
   const values = (pick: (row: RunRow) => number | null): number[] =>
     converged.map(pick).filter((value): value is number => value !== null);
 
-  const ratios = {} as Record<ReturnType<typeof ratioColumn>, Statistics>;
-  const bounds = {} as Record<ReturnType<typeof boundColumn>, Median>;
-  for (const name of BOUND_NAMES) {
-    ratios[ratioColumn(name)] = statistics(values((row) => row[ratioColumn(name)]));
-    bounds[boundColumn(name)] = medianOf(values((row) => row[boundColumn(name)]));
-  }
-  const { generator, n, d, margin, radius, offset, bias, eta, init, order, grid, point } = first;
+  const ratios = {} as Record<RatioColumn, Statistics>;
+  const bounds = {} as Record<BoundColumn, Median>;
+  for (const column of RATIO_COLUMNS) ratios[column] = statistics(values((row) => row[column]));
+  for (const column of BOUND_COLUMNS) bounds[column] = medianOf(values((row) => row[column]));
+  const { generator, n, d, margin, radius, offset, c, bias, eta, init, order, grid, point } = first;
   return {
     grid,
     point,
@@ -32,6 +29,7 @@ export function summarisePoint(rows: readonly RunRow[]): SummaryRow {
     margin,
     radius,
     offset,
+    c,
     bias,
     eta,
     init,
@@ -40,11 +38,15 @@ export function summarisePoint(rows: readonly RunRow[]): SummaryRow {
     converged: converged.length,
     errors: rows.filter((row) => row.status === "error").length,
     violations: rows.reduce((sum, row) => sum + (row.violations ?? 0), 0),
+    notOptimal: rows.filter((row) => row.optimalStatus !== null && row.optimalStatus !== "optimal" && row.optimalStatus !== "off").length,
     updates: statistics(values((row) => row.updates)),
     learnerRadius: medianOf(values((row) => row.learnerRadius)),
     plantedMargin: medianOf(values((row) => row.plantedMargin)),
-    ...ratios,
+    optimalMargin: medianOf(values((row) => row.optimalMargin)),
     ...bounds,
+    bestBound: medianOf(values((row) => row.bestBound)),
+    ...ratios,
+    bestRatio: statistics(values((row) => row.bestRatio)),
   };
 }
 

@@ -25,7 +25,12 @@ export type SummaryRow = PointParameters & {
   readonly converged: number;
   readonly errors: number;
   readonly violations: number;
+  /** Runs whose max-margin separator is not certified optimal (inexact, infeasible, failed, too large). */
+  readonly notOptimal: number;
   readonly updates: Statistics;
   readonly learnerRadius: Median;
   readonly plantedMargin: Median;
+  readonly optimalMargin: Median;
+  readonly bestBound: Median;
+  readonly bestRatio: Statistics;
 } & { readonly [K in RatioColumn]: Statistics } & { readonly [K in BoundColumn]: Median };

@@ -7,7 +7,7 @@ import { parseInit } from "../perceptron/initial-weights.js";
  * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
  */
 
-export const GENERATORS = ["planted", "orthonormal", "hadamard"] as const;
+export const GENERATORS = ["planted", "orthonormal", "hadamard", "three-point"] as const;
 export const ORDERS = ["cyclic", "shuffle"] as const;
 
 // zod 4's number() refuses NaN and ±Infinity (JSON turns 1e400 into Infinity).
@@ -31,10 +31,12 @@ export const gridSchema = z
     generator: oneOrMany(z.enum(GENERATORS, { error: `must be one of ${GENERATORS.join(", ")}` }))
       .optional()
       .describe("Data generators; default planted."),
-    n: oneOrMany(positiveInteger).describe("Number of points."),
+    n: oneOrMany(positiveInteger)
+      .optional()
+      .describe("Number of points; required by planted, orthonormal and hadamard (three-point has 3)."),
     d: oneOrMany(positiveInteger)
       .optional()
-      .describe("Input dimension; required by planted, follows from n for orthonormal (d = n) and hadamard (d = n − 1)."),
+      .describe("Input dimension; required by planted, follows from n for orthonormal (d = n) and hadamard (d = n − 1); three-point has d = 1."),
     margin: oneOrMany(positiveNumber)
       .optional()
       .describe("Planted margin γ in the input space (distance of the closest points to the hyperplane); required by planted."),
@@ -42,9 +44,12 @@ export const gridSchema = z
     offset: oneOrMany(finiteNumber)
       .optional()
       .describe("Planted offset b of the hyperplane w·x + b = 0; |b| + margin < radius; default 0."),
+    c: oneOrMany(finiteNumber.min(Math.SQRT2, { error: "must be at least √2 (three-point needs c² ≥ 2)" }))
+      .optional()
+      .describe("The three-point family's c: points x = (c/2, −c, c); required by three-point."),
     bias: oneOrMany(z.boolean({ error: "must be true or false" }))
       .optional()
-      .describe("Whether the learner has a bias; default true for planted and hadamard, false for orthonormal."),
+      .describe("Whether the learner has a bias; default false for orthonormal, true for the others."),
     eta: oneOrMany(positiveNumber).optional().describe("Increment η > 0; default 1."),
     init: oneOrMany(initText)
       .optional()
@@ -71,6 +76,10 @@ export const experimentSchema = z
       .describe("Experiment seed; every run's seed is a hash of it and the run's own parameters; default 1."),
     repeats: positiveInteger.optional().describe("Runs per grid point, each with its own seed; default 1."),
     maxEpochs: positiveInteger.optional().describe("Epoch cap of every run (converged: false when reached); default 100000."),
+    optimal: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .describe("Compute the max-margin separator and its bounds for every run (the slowest step); default true."),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

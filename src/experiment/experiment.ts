@@ -4,13 +4,16 @@ import type { GeneratorName } from "./experiment-schema.js";
 /** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
 export interface Grid {
   readonly generator: readonly GeneratorName[];
-  readonly n: readonly number[];
+  /** null: not given (three-point has n = 3). */
+  readonly n: readonly number[] | null;
   /** null: d follows from n (structured families only). */
   readonly d: readonly number[] | null;
   /** null: not given (only the structured families may go without). */
   readonly margin: readonly number[] | null;
   readonly radius: readonly number[];
   readonly offset: readonly number[];
+  /** The three-point family's c; null when not given. */
+  readonly c: readonly number[] | null;
   /** null: each generator's natural choice (planted and hadamard with, orthonormal without). */
   readonly bias: readonly boolean[] | null;
   readonly eta: readonly number[];
@@ -25,6 +28,8 @@ export interface Experiment {
   readonly seed: number;
   readonly repeats: number;
   readonly maxEpochs: number;
+  /** Whether every run computes the max-margin separator. */
+  readonly optimal: boolean;
   readonly grids: readonly Grid[];
 }
 
@@ -32,6 +37,7 @@ export const EXPERIMENT_DEFAULTS = {
   seed: 1,
   repeats: 1,
   maxEpochs: 100_000,
+  optimal: true,
   radius: 1,
   offset: 0,
   eta: 1,

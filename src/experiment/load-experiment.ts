@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { basename, extname } from "node:path";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type Experiment, type Grid } from "./experiment.js";
-import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
+import { experimentSchema, type ExperimentInput, type GeneratorName, type GridInput } from "./experiment-schema.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
 import { InputError, readInputFile } from "./input-error.js";
 
@@ -65,6 +65,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string): Experi
     seed: input.seed ?? EXPERIMENT_DEFAULTS.seed,
     repeats: input.repeats ?? EXPERIMENT_DEFAULTS.repeats,
     maxEpochs: input.maxEpochs ?? EXPERIMENT_DEFAULTS.maxEpochs,
+    optimal: input.optimal ?? EXPERIMENT_DEFAULTS.optimal,
     grids: grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid")),
   };
 }
@@ -79,11 +80,12 @@ function resolveGrid(input: GridInput, where: string): Grid {
   const generator = list(input.generator) ?? ["planted"];
   const grid: Grid = {
     generator,
-    n: list(input.n)!,
+    n: list(input.n),
     d: list(input.d),
     margin: list(input.margin),
     radius: list(input.radius) ?? [EXPERIMENT_DEFAULTS.radius],
     offset: list(input.offset) ?? [EXPERIMENT_DEFAULTS.offset],
+    c: list(input.c),
     bias: list(input.bias),
     eta: list(input.eta) ?? [EXPERIMENT_DEFAULTS.eta],
     init: list(input.init) ?? [EXPERIMENT_DEFAULTS.init],
@@ -101,10 +103,12 @@ function resolveGrid(input: GridInput, where: string): Grid {
       seen.add(value);
     });
   }
-  if (generator.includes("planted")) {
-    for (const key of ["d", "margin"] as const) {
-      if (grid[key] === null) throw new InputError(`${where}.${key} is required by the planted generator`);
+  for (const name of generator) {
+    for (const key of REQUIRED_KEYS[name]) {
+      if (grid[key] === null) throw new InputError(`${where}.${key} is required by the ${name} generator`);
     }
+  }
+  if (generator.includes("planted")) {
     const largestRadius = Math.max(...grid.radius);
     const smallestMargin = Math.min(...grid.margin!);
     const radiusText = grid.radius.length > 1 ? `the largest radius ${largestRadius}` : `radius ${largestRadius}`;
@@ -124,6 +128,14 @@ function resolveGrid(input: GridInput, where: string): Grid {
   }
   return grid;
 }
+
+/** The grid keys each generator needs, beyond those with a default. */
+const REQUIRED_KEYS: Record<GeneratorName, readonly ("n" | "d" | "margin" | "c")[]> = {
+  planted: ["n", "d", "margin"],
+  orthonormal: ["n"],
+  hadamard: ["n"],
+  "three-point": ["c"],
+};
 
 function itemPath(where: string, key: string, index: number, raw: unknown): string {
   return Array.isArray(raw) ? `${where}.${key}[${index}]` : `${where}.${key}`;

@@ -1,5 +1,4 @@
-import { BOUND_NAMES } from "../bounds/convergence-bounds.js";
-import { boundColumn, ratioColumn } from "../run/execute-run.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import type { RunRow } from "../run/run-types.js";
 
 /** The columns of runs.csv and the keys of runs.jsonl, in order. README, "Outputs", explains each. */
@@ -15,6 +14,7 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   "margin",
   "radius",
   "offset",
+  "c",
   "bias",
   "eta",
   "init",
@@ -24,9 +24,15 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   "converged",
   "updates",
   "epochs",
+  "expectedUpdates",
   "learnerRadius",
+  "separable",
   "plantedMargin",
-  ...BOUND_NAMES.map(boundColumn),
-  ...BOUND_NAMES.map(ratioColumn),
+  "optimalStatus",
+  "optimalMargin",
+  ...BOUND_COLUMNS,
+  "bestBound",
+  ...RATIO_COLUMNS,
+  "bestRatio",
   "violations",
 ];

@@ -3,18 +3,23 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 /** How many grid points the printed table shows; the rest are in summary.csv. */
 export const TABLE_ROWS = 40;
 
+/** The parameter columns, left-aligned; the numbers after them are right-aligned. */
+const PARAMETER_COLUMNS = 10;
+
 /**
- * The table printed at the end of a run: per grid point, the median observed updates beside the
- * median of each bound of the planted separator.
+ * The table printed at the end of a run: per grid point, the median observed updates beside the median
+ * of each bound, from the planted separator and (starred) from the max-margin one, and the best bound.
  */
 export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
-  const header = ["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates", "novikoff", "snapp", "hu", "optimised"];
-  const body = rows.slice(0, TABLE_ROWS).map((row) => [
+  const header = ["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates"];
+  header.push("novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best");
+  const shown = rows.slice(0, TABLE_ROWS);
+  const body = shown.map((row) => [
     String(row.point),
     row.generator,
     String(row.n),
     String(row.d),
-    format(row.margin),
+    format(row.margin ?? row.c),
     format(row.offset),
     row.bias ? "yes" : "no",
     format(row.eta),
@@ -26,15 +31,22 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
     format(row.plantedSnappBound.median),
     format(row.plantedHuBound.median),
     format(row.plantedOptimisedBound.median),
+    format(row.optimalNovikoffBound.median),
+    format(row.optimalSnappBound.median),
+    format(row.optimalHuBound.median),
+    format(row.optimalOptimisedBound.median),
+    format(row.bestBound.median),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column < 10 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ").trimEnd();
+    cells
+      .map((cell, column) => (column < PARAMETER_COLUMNS ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ")
+      .trimEnd();
   const lines = [line(header), ...body.map(line)];
-  if (totalPoints > rows.length || rows.length > TABLE_ROWS) {
-    lines.push(`... ${totalPoints - Math.min(rows.length, TABLE_ROWS)} more grid points in summary.csv`);
-  }
-  lines.push("(medians over converged runs; bounds of the planted separator; \"-\": not applicable)");
+  if (totalPoints > shown.length) lines.push(`... ${totalPoints - shown.length} more grid points in summary.csv`);
+  lines.push('Medians over converged runs. Bounds from the planted separator, * from the max-margin one; "-": not applicable.');
+  lines.push("margin: the planted margin (three-point: c).");
   return `${lines.join("\n")}\n`;
 }
 

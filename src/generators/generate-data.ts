@@ -4,6 +4,7 @@ import type { DataSet } from "./data-set.js";
 import { generateHadamard } from "./hadamard.js";
 import { generateOrthonormal } from "./orthonormal.js";
 import { generatePlanted } from "./planted.js";
+import { generateThreePoint } from "./three-point.js";
 
 /** The data set of a grid point, drawn from the run's `data` stream. */
 export function generateData(p: PointParameters, uniform: Uniform): DataSet {
@@ -14,5 +15,7 @@ export function generateData(p: PointParameters, uniform: Uniform): DataSet {
       return generateOrthonormal(p.n, uniform);
     case "hadamard":
       return generateHadamard(p.n, uniform);
+    case "three-point":
+      return generateThreePoint(p.c!);
   }
 }

@@ -1,9 +1,11 @@
 import { computeBounds, type SeparatorBounds } from "../bounds/convergence-bounds.js";
+import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import type { DataSet } from "../generators/data-set.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
 import { trainPerceptron, type PerceptronResult, type PresentationOrder } from "../perceptron/perceptron.js";
 import { createRandom } from "../random/seeded-random.js";
+import type { OptimalStatus } from "./run-types.js";
 
 export interface LearnerOptions {
   readonly bias: boolean;
@@ -15,6 +17,11 @@ export interface LearnerOptions {
   readonly seed: number;
 }
 
+export interface AnalysisOptions {
+  /** Compute the max-margin separator (default true). */
+  readonly optimal?: boolean;
+}
+
 export interface Analysis {
   readonly perceptron: PerceptronResult;
   /** ŵ(0), bias last. */
@@ -23,10 +30,20 @@ export interface Analysis {
   readonly learnerRadius: number;
   /** Margin and bounds of the planted separator, null for data nobody planted. */
   readonly planted: SeparatorBounds | null;
+  /** Margin and bounds of the max-margin separator, null when it was not computed or not found. */
+  readonly optimal: SeparatorBounds | null;
+  readonly optimalStatus: OptimalStatus;
+  /** The solver's own account, with its message when it is not "optimal". */
+  readonly maxMargin: MaxMarginResult | null;
+  /**
+   * true when a separating vector is known (the perceptron converged, or the solver found one),
+   * false when the QP is infeasible, null when neither is known.
+   */
+  readonly separable: boolean | null;
 }
 
-/** The learner's side of a run: perceptron → bounds, on a data set however it was obtained. */
-export function analyseDataSet(data: DataSet, options: LearnerOptions): Analysis {
+/** The learner's side of a run: perceptron → separators → bounds, on a data set however it was obtained. */
+export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis: AnalysisOptions = {}): Analysis {
   const learner = toLearnerCoordinates(data, options.bias);
   const initialWeights = drawInitialWeights(options.init, learner.dim, createRandom(options.seed, "init"));
   const perceptron = trainPerceptron(learner, {
@@ -36,11 +53,22 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions): Analysis
     maxEpochs: options.maxEpochs,
     random: createRandom(options.seed, "order"),
   });
-  const separator = plantedSeparator(data, options.bias);
+  const bounds = (separator: Float64Array) => computeBounds(learner, separator, options.eta, initialWeights);
+  const planted = plantedSeparator(data, options.bias);
+  const certificate = perceptron.converged ? { separating: perceptron.weights } : {};
+  const maxMargin = analysis.optimal === false ? null : maxMarginSeparator(learner, certificate);
+  const optimal = maxMargin?.separator ? bounds(maxMargin.separator) : null;
+  let separable: boolean | null = null;
+  if (perceptron.converged || optimal !== null) separable = true;
+  else if (maxMargin?.status === "infeasible") separable = false;
   return {
     perceptron,
     initialWeights,
     learnerRadius: Math.sqrt(learner.radiusSquared),
-    planted: separator === null ? null : computeBounds(learner, separator, options.eta, initialWeights),
+    planted: planted === null ? null : bounds(planted),
+    optimal,
+    optimalStatus: maxMargin?.status ?? "off",
+    maxMargin,
+    separable,
   };
 }

@@ -1,9 +1,10 @@
-import { BOUND_NAMES, type BoundSet } from "../bounds/convergence-bounds.js";
+import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData } from "../generators/generate-data.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
-import type { BoundColumn, RatioColumn, RunRow, RunSpec } from "./run-types.js";
+import { expectedUpdates } from "./expected-updates.js";
+import { SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -12,21 +13,22 @@ import type { BoundColumn, RatioColumn, RunRow, RunSpec } from "./run-types.js";
  */
 export const VIOLATION_TOLERANCE = 1e-9;
 
-/** One run, start to end: generate → perceptron → bounds → row. Throws on a bug. */
+/** One run, start to end: generate → perceptron → bounds (planted and max-margin) → row. Throws on a bug. */
 export function executeRun(spec: RunSpec): RunRow {
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
   const data = generateData(spec, createRandom(spec.seed, "data"));
-  const analysis = analyseDataSet(data, {
-    bias: spec.bias,
-    eta: spec.eta,
-    init,
-    order: spec.order,
-    maxEpochs: spec.maxEpochs,
-    seed: spec.seed,
-  });
+  const analysis = analyseDataSet(
+    data,
+    { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed },
+    { optimal: spec.optimal },
+  );
   const { updates, epochs, converged } = analysis.perceptron;
-  const bounds = analysis.planted?.bounds ?? null;
+  const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
+  const best = bestOf([bounds.planted?.best ?? null, bounds.optimal?.best ?? null]);
+  const expected = expectedUpdates(spec);
+  const tight = spec.generator === "orthonormal" || spec.generator === "hadamard";
+  const missed = expected !== null && (!converged || updates !== expected || (tight && !meetsExactly(updates, bounds.optimal))) ? 1 : 0;
   return {
     ...identity(spec),
     status: "ok",
@@ -34,12 +36,26 @@ export function executeRun(spec: RunSpec): RunRow {
     converged,
     updates,
     epochs,
+    expectedUpdates: expected,
     learnerRadius: analysis.learnerRadius,
+    separable: analysis.separable,
     plantedMargin: analysis.planted?.margin ?? null,
-    violations: bounds === null ? null : countViolations(updates, converged, bounds),
+    optimalStatus: analysis.optimalStatus,
+    optimalMargin: analysis.optimal?.margin ?? null,
     ...boundColumns(bounds),
     ...ratioColumns(updates, converged, bounds),
+    bestBound: best,
+    bestRatio: ratio(updates, converged, best),
+    violations: countViolations(updates, bounds.planted) + countViolations(updates, bounds.optimal) + missed,
   };
+}
+
+/**
+ * On the orthonormal and Hadamard families the expectation also holds against the max-margin separator:
+ * observed / (R/γ*)² = 1 exactly. Where the solver gave no separator there is nothing to compare.
+ */
+function meetsExactly(updates: number, optimal: BoundSet | null): boolean {
+  return optimal === null || optimal.novikoff === null || updates === optimal.novikoff;
 }
 
 /** A run that throws becomes a row with status "error" and its message: the sweep goes on. */
@@ -59,35 +75,51 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
     converged: null,
     updates: null,
     epochs: null,
+    expectedUpdates: expectedUpdates(spec),
     learnerRadius: null,
+    separable: null,
     plantedMargin: null,
+    optimalStatus: null,
+    optimalMargin: null,
+    ...boundColumns(NO_BOUNDS),
+    ...ratioColumns(0, false, NO_BOUNDS),
+    bestBound: null,
+    bestRatio: null,
     violations: null,
-    ...boundColumns(null),
-    ...ratioColumns(0, false, null),
   };
 }
 
-/** The spec's own fields, in column order, without maxEpochs (an experiment-wide setting). */
-function identity(spec: RunSpec): Omit<RunSpec, "maxEpochs"> {
-  const { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, bias, eta, init, order } = spec;
-  return { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, bias, eta, init, order };
+const NO_BOUNDS = { planted: null, optimal: null } as const;
+
+/** The spec's own fields, in column order, without the experiment-wide maxEpochs and optimal. */
+function identity(spec: RunSpec): Omit<RunSpec, "maxEpochs" | "optimal"> {
+  const { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order } = spec;
+  return { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order };
 }
 
 function capitalise<S extends string>(text: S): Capitalize<S> {
   return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
 }
 
-export function boundColumn(name: (typeof BOUND_NAMES)[number]): BoundColumn {
-  return `planted${capitalise(name)}Bound`;
+export function boundColumn(separator: SeparatorName, name: BoundName): BoundColumn {
+  return `${separator}${capitalise(name)}Bound`;
 }
 
-export function ratioColumn(name: (typeof BOUND_NAMES)[number]): RatioColumn {
-  return `planted${capitalise(name)}Ratio`;
+export function ratioColumn(separator: SeparatorName, name: BoundName): RatioColumn {
+  return `${separator}${capitalise(name)}Ratio`;
 }
 
-function boundColumns(bounds: BoundSet | null): Record<BoundColumn, number | null> {
+/** Every bound column, then every ratio column, separator by separator. */
+export const BOUND_COLUMNS: readonly BoundColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => boundColumn(s, name)));
+export const RATIO_COLUMNS: readonly RatioColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => ratioColumn(s, name)));
+
+type BySeparator = Readonly<Record<SeparatorName, BoundSet | null>>;
+
+function boundColumns(bounds: BySeparator): Record<BoundColumn, number | null> {
   const columns = {} as Record<BoundColumn, number | null>;
-  for (const name of BOUND_NAMES) columns[boundColumn(name)] = bounds?.[name] ?? null;
+  for (const separator of SEPARATORS) {
+    for (const name of BOUND_NAMES) columns[boundColumn(separator, name)] = bounds[separator]?.[name] ?? null;
+  }
   return columns;
 }
 
@@ -95,21 +127,29 @@ function boundColumns(bounds: BoundSet | null): Record<BoundColumn, number | nul
  * observed / bound, for converged runs only (the updates of a run cut off at maxEpochs are not its
  * count); null where the bound does not apply or is 0 (ŵ(0) already separates, and then updates = 0).
  */
-function ratioColumns(updates: number, converged: boolean, bounds: BoundSet | null): Record<RatioColumn, number | null> {
+function ratio(updates: number, converged: boolean, bound: number | null): number | null {
+  return converged && bound !== null && bound > 0 ? updates / bound : null;
+}
+
+function ratioColumns(updates: number, converged: boolean, bounds: BySeparator): Record<RatioColumn, number | null> {
   const columns = {} as Record<RatioColumn, number | null>;
-  for (const name of BOUND_NAMES) {
-    const bound = bounds?.[name] ?? null;
-    columns[ratioColumn(name)] = converged && bound !== null && bound > 0 ? updates / bound : null;
+  for (const separator of SEPARATORS) {
+    for (const name of BOUND_NAMES) columns[ratioColumn(separator, name)] = ratio(updates, converged, bounds[separator]?.[name] ?? null);
   }
   return columns;
 }
 
+function bestOf(values: readonly (number | null)[]): number | null {
+  const present = values.filter((value): value is number => value !== null);
+  return present.length === 0 ? null : Math.min(...present);
+}
+
 /**
- * Bounds that a converged run's updates exceed (beyond VIOLATION_TOLERANCE). `best` is the smallest of
- * the others and is not counted again.
+ * Bounds that a run's updates exceed (beyond VIOLATION_TOLERANCE). Updates only grow, so a run cut off at
+ * maxEpochs is held to the bounds too. `best` is the smallest of the others and is not counted again.
  */
-export function countViolations(updates: number, converged: boolean, bounds: BoundSet): number {
-  if (!converged) return 0;
+export function countViolations(updates: number, bounds: BoundSet | null): number {
+  if (bounds === null) return 0;
   let count = 0;
   for (const name of BOUND_NAMES) {
     if (name === "best") continue;

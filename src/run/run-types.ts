@@ -1,4 +1,5 @@
 import type { BoundName } from "../bounds/convergence-bounds.js";
+import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 
@@ -10,6 +11,8 @@ export interface PointParameters {
   readonly margin: number | null;
   readonly radius: number | null;
   readonly offset: number | null;
+  /** The three-point family's c. */
+  readonly c: number | null;
   readonly bias: boolean;
   readonly eta: number;
   readonly init: string;
@@ -28,23 +31,42 @@ export interface RunSpec extends PointParameters {
   readonly repeat: number;
   readonly seed: number;
   readonly maxEpochs: number;
+  /** Whether to compute the max-margin separator. */
+  readonly optimal: boolean;
 }
 
-export type BoundColumn = `planted${Capitalize<BoundName>}Bound`;
-export type RatioColumn = `planted${Capitalize<BoundName>}Ratio`;
+/** The two separators every bound is computed from (THEORY.md, "Which ŵ*"). */
+export const SEPARATORS = ["planted", "optimal"] as const;
+export type SeparatorName = (typeof SEPARATORS)[number];
+
+export type BoundColumn = `${SeparatorName}${Capitalize<BoundName>}Bound`;
+export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;
+
+/** optimalStatus: the max-margin solver's outcome, or "off" when the experiment turned it off. */
+export type OptimalStatus = MaxMarginStatus | "off";
 
 /** What a worker returns for one run: plain JSON-safe data, one row of runs.csv / runs.jsonl. */
-export type RunRow = Omit<RunSpec, "maxEpochs"> & {
+export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal"> & {
   readonly status: "ok" | "error";
   /** The message of a run that threw; null when ok. */
   readonly error: string | null;
   readonly converged: boolean | null;
   readonly updates: number | null;
   readonly epochs: number | null;
+  /** The exact count THEORY.md predicts (structured families from ŵ(0) = 0), else null. */
+  readonly expectedUpdates: number | null;
   /** R̂ = max_i ‖x̂_i‖, in the learner's coordinates. */
   readonly learnerRadius: number | null;
+  /** true: linearly separable in the learner's coordinates (certified by a separating vector); false: the QP is infeasible. */
+  readonly separable: boolean | null;
   /** γ̂ of the planted separator in the learner's coordinates. */
   readonly plantedMargin: number | null;
-  /** Bounds the run's updates exceed (a converged run only): a bug if ever above 0. */
+  readonly optimalStatus: OptimalStatus | null;
+  /** γ* of the max-margin separator, recomputed on the data from the solver's vector. */
+  readonly optimalMargin: number | null;
+  /** The smallest bound that applies, over both separators. */
+  readonly bestBound: number | null;
+  readonly bestRatio: number | null;
+  /** Bounds the run's updates exceed, plus 1 if it misses its expected count: a bug if ever above 0. */
   readonly violations: number | null;
 } & { readonly [K in BoundColumn]: number | null } & { readonly [K in RatioColumn]: number | null };

@@ -23,7 +23,7 @@ export interface SweepPlan {
 
 /**
  * Expands an experiment into its sweep: for each grid (in order), the Cartesian product of its lists in
- * the key order generator, n, d, margin, radius, offset, bias, eta, init, order, times `repeats`
+ * the key order generator, n, d, margin, radius, offset, c, bias, eta, init, order, times `repeats`
  * (innermost, so a grid point's runs are consecutive). Keys a generator does not use do not multiply its
  * runs; combinations that break a rule are skipped and counted by reason.
  */
@@ -59,7 +59,7 @@ function* sweepRuns(experiment: Experiment): Generator<RunSpec> {
       const data = dataParameters(parameters);
       for (let repeat = 0; repeat < experiment.repeats; repeat++) {
         const seed = runSeed(experiment.seed, data, repeat);
-        yield { run, grid, point, repeat, seed, ...parameters, maxEpochs: experiment.maxEpochs };
+        yield { run, grid, point, repeat, seed, ...parameters, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
         run++;
       }
       point++;
@@ -69,30 +69,38 @@ function* sweepRuns(experiment: Experiment): Generator<RunSpec> {
 
 /** The parameters that define a run's data set (and so its seed). */
 function dataParameters(p: PointParameters): Record<string, unknown> {
-  if (p.generator === "planted") {
-    return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
+  switch (p.generator) {
+    case "planted":
+      return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
+    case "three-point":
+      return { generator: p.generator, c: p.c };
+    default:
+      return { generator: p.generator, n: p.n };
   }
-  return { generator: p.generator, n: p.n };
 }
 
 /** Every combination of one grid, valid or not. */
 export function* gridPoints(grid: Grid): Generator<PointParameters> {
   for (const generator of grid.generator) {
     const planted = generator === "planted";
+    const threePoint = generator === "three-point";
     const margins = planted ? grid.margin! : [null];
     const radii = planted ? grid.radius : [null];
     const offsets = planted ? grid.offset : [null];
+    const cs = threePoint ? grid.c! : [null];
     const biases = grid.bias ?? [generator !== "orthonormal"];
-    for (const n of grid.n) {
+    for (const n of grid.n ?? [THREE_POINT.n]) {
       for (const d of grid.d ?? [derivedDimension(generator, n)]) {
         for (const margin of margins) {
           for (const radius of radii) {
             for (const offset of offsets) {
-              for (const bias of biases) {
-                for (const eta of grid.eta) {
-                  for (const init of grid.init) {
-                    for (const order of grid.order) {
-                      yield { generator, n, d, margin, radius, offset, bias, eta, init, order };
+              for (const c of cs) {
+                for (const bias of biases) {
+                  for (const eta of grid.eta) {
+                    for (const init of grid.init) {
+                      for (const order of grid.order) {
+                        yield { generator, n, d, margin, radius, offset, c, bias, eta, init, order };
+                      }
                     }
                   }
                 }
@@ -105,8 +113,17 @@ export function* gridPoints(grid: Grid): Generator<PointParameters> {
   }
 }
 
+const THREE_POINT = { n: 3, d: 1 } as const;
+
 function derivedDimension(generator: GeneratorName, n: number): number {
-  return generator === "hadamard" ? n - 1 : n;
+  switch (generator) {
+    case "hadamard":
+      return n - 1;
+    case "three-point":
+      return THREE_POINT.d;
+    default:
+      return n;
+  }
 }
 
 /** The rule of THEORY.md ("Generators with exact control") a combination breaks, or null. */
@@ -125,6 +142,10 @@ export function exclusionReason(p: PointParameters): string | null {
       if (!p.bias) return "hadamard: needs bias true";
       if (!isPowerOfTwo(p.n)) return "hadamard: needs n a power of 2";
       if (p.d !== p.n - 1) return "hadamard: needs d = n - 1";
+      return null;
+    case "three-point":
+      if (!p.bias) return "three-point: needs bias true";
+      if (p.n !== THREE_POINT.n || p.d !== THREE_POINT.d) return "three-point: has n = 3 and d = 1";
       return null;
   }
 }

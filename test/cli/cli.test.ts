@@ -38,7 +38,7 @@ describe("perceptron-lab run", () => {
   it("runs the default experiment and prints the median table", () => {
     expect(compiled.stderr).toMatch(/^quick: 240 runs on 2 threads in [\d.]+ s: 240 converged, 0 not converged, 0 errors, 0 violations\. Results in /m);
     expect(compiled.code).toBe(0);
-    expect(compiled.stdout.split("\n")[0]).toMatch(/^point\s+generator\s+n\s+d\s+margin.*updates\s+novikoff\s+snapp\s+hu\s+optimised$/);
+    expect(compiled.stdout.split("\n")[0]).toMatch(/^point\s+generator\s+n\s+d\s+margin.*updates\s+novikoff\s+snapp\s+hu\s+optimised\s+novikoff\*\s+snapp\*\s+hu\*\s+optimised\*\s+best$/);
     for (const file of [...TABLES, "manifest.json"]) expect(existsSync(join(out.compiled, file))).toBe(true);
   });
 

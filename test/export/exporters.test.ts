@@ -32,7 +32,9 @@ describe("runs.csv and runs.jsonl", () => {
 
   it("write a hadamard run as expected", () => {
     const line = runCsvLine(executeRun(spec));
-    expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,true,0.5,zero,cyclic,ok,,true,4,2,2,1,4,4,")).toBe(true);
+    // run … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
+    // γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4, N = 4, best 4.
+    expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
     expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
   });
 });
@@ -59,8 +61,15 @@ describe("summaryTable", () => {
   it("shows median updates beside each median bound", () => {
     const text = summaryTable([summarisePoint([executeRun(spec)])], 1);
     const [header, row] = text.split("\n");
-    expect(header!.split(/\s+/)).toEqual(["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates", "novikoff", "snapp", "hu", "optimised"]);
-    // Hadamard n = 4: 4 updates; Novikoff = Snapp = N(0) = 4; Hu = (4 + 1)²/4 = 6.25.
-    expect(row!.split(/\s+/)).toEqual(["1", "hadamard", "4", "3", "-", "-", "yes", "0.5", "zero", "cyclic", "1/1", "4", "4", "4", "6.25", "4"]);
+    expect(header!.split(/\s+/)).toEqual([
+      ...["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates"],
+      ...["novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best"],
+    ]);
+    // Hadamard n = 4: 4 updates; Novikoff = Snapp = N(0) = 4; Hu = (4 + 1)²/4 = 6.25; the same from the
+    // max-margin separator, which is the planted one here.
+    expect(row!.split(/\s+/)).toEqual([
+      ...["1", "hadamard", "4", "3", "-", "-", "yes", "0.5", "zero", "cyclic", "1/1", "4"],
+      ...["4", "4", "6.25", "4", "4", "4", "6.25", "4", "4"],
+    ]);
   });
 });

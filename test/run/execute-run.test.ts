@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BOUND_NAMES } from "../../src/bounds/convergence-bounds.js";
-import { boundColumn, countViolations, executeRun, executeRunSafely, ratioColumn } from "../../src/run/execute-run.js";
+import { BOUND_COLUMNS, countViolations, executeRun, executeRunSafely, RATIO_COLUMNS } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { runSpec } from "../helpers.js";
 
@@ -24,8 +23,8 @@ describe("executeRun", () => {
 
   it("keeps a run cut off at maxEpochs as converged: false, without ratios", () => {
     const row = executeRun(spec({ margin: 0.001, n: 400, d: 20, maxEpochs: 1 }));
-    expect(row).toMatchObject({ status: "ok", converged: false, epochs: 1, violations: 0 });
-    for (const name of BOUND_NAMES) expect(row[ratioColumn(name)]).toBeNull();
+    expect(row).toMatchObject({ status: "ok", converged: false, epochs: 1, violations: 0, separable: true, bestRatio: null });
+    for (const column of RATIO_COLUMNS) expect(row[column]).toBeNull();
   });
 
   it("turns a run that throws into an error row", () => {
@@ -34,7 +33,7 @@ describe("executeRun", () => {
     expect(row.error).toBe('init "bogus" is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0');
   });
 
-  it("never exceeds a bound: random planted data, η from 1e-3 to 1e3, random ŵ(0), both orders (property)", () => {
+  it("never exceeds a bound, converged or cut off: random planted data, η from 1e-3 to 1e3, random ŵ(0), both orders (property)", () => {
     fc.assert(
       fc.property(
         fc.record({
@@ -50,21 +49,47 @@ describe("executeRun", () => {
         }),
         (params) => {
           const offset = params.bias && Math.abs(params.offset) + params.margin < 1 ? params.offset : 0;
-          const row = executeRun(spec({ ...params, offset }));
-          expect(row.status).toBe("ok");
-          expect(row.converged).toBe(true);
-          expect(row.violations).toBe(0);
-          for (const name of BOUND_NAMES) {
-            const bound = row[boundColumn(name)];
+          const row = executeRun(spec({ ...params, offset, maxEpochs: 20_000 }));
+          expect(row).toMatchObject({ status: "ok", violations: 0, separable: true, optimalStatus: "optimal" });
+          if (!row.converged) expect(row.epochs).toBe(20_000);
+          for (const column of BOUND_COLUMNS) {
+            const bound = row[column];
             if (bound !== null) expect(row.updates!).toBeLessThanOrEqual(bound * (1 + 1e-9));
           }
-          expect(row.plantedBestBound).toBe(
-            Math.min(...BOUND_NAMES.slice(0, 4).map((name) => row[boundColumn(name)]).filter((value): value is number => value !== null)),
-          );
+          // The max-margin γ* is at least the planted γ̂, up to the solver's certified gap.
+          expect(row.optimalMargin!).toBeGreaterThanOrEqual(row.plantedMargin! * (1 - 1e-6));
+          const bounds = BOUND_COLUMNS.filter((column) => !column.endsWith("BestBound")).map((column) => row[column]);
+          expect(row.bestBound).toBe(Math.min(...bounds.filter((value): value is number => value !== null)));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
+  });
+
+  it("leaves the max-margin columns empty, status off, when the experiment turns it off", () => {
+    const row = executeRun(spec({ optimal: false }));
+    expect(row).toMatchObject({ optimalStatus: "off", optimalMargin: null, optimalNovikoffBound: null, separable: true });
+    expect(row.bestBound).toBe(row.plantedBestBound);
+  });
+
+  it("checks the structured families' exact counts against the max-margin separator", () => {
+    for (const overrides of [
+      { generator: "orthonormal", n: 12, d: 12, bias: false },
+      { generator: "hadamard", n: 16, d: 15, eta: 0.25 },
+      { generator: "three-point", n: 3, d: 1, c: 10 },
+      { generator: "three-point", n: 3, d: 1, c: 4.5 },
+    ] as const) {
+      const row = executeRun(spec({ eta: 0.7, ...overrides, margin: null, radius: null, offset: null }));
+      expect(row.expectedUpdates).toBe(overrides.generator === "three-point" ? 1 + Math.floor((overrides.c * overrides.c) / 2) : overrides.n);
+      expect(row).toMatchObject({ updates: row.expectedUpdates, violations: 0, optimalStatus: "optimal" });
+      if (overrides.generator !== "three-point") expect(row.optimalNovikoffRatio).toBe(1);
+      else expect(row.optimalNovikoffBound).toBeCloseTo(1 + overrides.c * overrides.c, 9);
+    }
+  });
+
+  it("expects no exact Hadamard count for a non-dyadic η, whose rounding breaks the ties at 0", () => {
+    const row = executeRun(spec({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null, eta: 0.7 }));
+    expect(row).toMatchObject({ expectedUpdates: null, updates: 10, violations: 0 });
   });
 
   it("is a pure function of its spec", () => {
@@ -75,16 +100,16 @@ describe("executeRun", () => {
 describe("countViolations", () => {
   const bounds = { novikoff: 10, snapp: 10, hu: 12, optimised: 9.5, best: 9.5 };
 
-  it("counts the bounds a converged run exceeds, not best again", () => {
-    expect(countViolations(10, true, bounds)).toBe(1);
-    expect(countViolations(11, true, bounds)).toBe(3);
-    expect(countViolations(13, true, bounds)).toBe(4);
+  it("counts the bounds a run exceeds, not best again", () => {
+    expect(countViolations(10, bounds)).toBe(1);
+    expect(countViolations(11, bounds)).toBe(3);
+    expect(countViolations(13, bounds)).toBe(4);
+    expect(countViolations(13, null)).toBe(0);
   });
 
-  it("allows rounding (a relative 1e-9) but nothing more, and ignores runs that did not converge", () => {
-    expect(countViolations(10, true, { ...bounds, optimised: 10 * (1 - 1e-12) })).toBe(0);
-    expect(countViolations(10, true, { ...bounds, optimised: 10 * (1 - 1e-6) })).toBe(1);
-    expect(countViolations(100, false, bounds)).toBe(0);
-    expect(countViolations(100, true, { novikoff: null, snapp: 200, hu: 300, optimised: 150, best: 150 })).toBe(0);
+  it("allows rounding (a relative 1e-9) but nothing more", () => {
+    expect(countViolations(10, { ...bounds, optimised: 10 * (1 - 1e-12) })).toBe(0);
+    expect(countViolations(10, { ...bounds, optimised: 10 * (1 - 1e-6) })).toBe(1);
+    expect(countViolations(100, { novikoff: null, snapp: 200, hu: 300, optimised: 150, best: 150 })).toBe(0);
   });
 });
