@@ -8,9 +8,9 @@ import type { PointParameters } from "./run-types.js";
  *  - hadamard: n in any order, for η a power of two. Every first-pass dot product is a tie at exactly 0
  *    only in exact arithmetic: sums of a non-dyadic η (0.7, 0.1) leave residues of ±1e-16 that break the
  *    ties, and the float64 run makes fewer updates (10 instead of 16 at n = 16, η = 0.7);
- *  - three-point: 1 + ⌊c²/2⌋ in the cyclic order. A dyadic c (c·1024 a whole number below 2^30) keeps
- *    every sum exact; any other c whose c²/2 lies within 1e-9 of an integer gets no expectation, since
- *    the rounding of c² can move the count by one there.
+ *  - three-point: 1 + ⌊c²/2⌋ in the cyclic order. Where c²/2 lies within 1e-9 of an integer the count
+ *    hinges on a tie at exactly 0, which only exact arithmetic keeps: a dyadic c (c·1024 a whole number
+ *    below 2^30) and η a power of two. Elsewhere rounding cannot move the count.
  */
 export function expectedUpdates(p: PointParameters): number | null {
   if (p.init !== "zero") return null;
@@ -22,8 +22,8 @@ export function expectedUpdates(p: PointParameters): number | null {
     case "three-point": {
       const c = p.c!;
       const half = (c * c) / 2;
-      const dyadic = Number.isInteger(c * 1024) && Math.abs(c * 1024) < 2 ** 30;
-      if (p.order !== "cyclic" || (!dyadic && Math.abs(half - Math.round(half)) < 1e-9)) return null;
+      const exact = Number.isInteger(c * 1024) && Math.abs(c * 1024) < 2 ** 30 && isPowerOfTwo(p.eta);
+      if (p.order !== "cyclic" || (!exact && Math.abs(half - Math.round(half)) < 1e-9)) return null;
       return 1 + Math.floor(half);
     }
     default:

@@ -76,7 +76,7 @@ describe("executeRun", () => {
     for (const overrides of [
       { generator: "orthonormal", n: 12, d: 12, bias: false },
       { generator: "hadamard", n: 16, d: 15, eta: 0.25 },
-      { generator: "three-point", n: 3, d: 1, c: 10 },
+      { generator: "three-point", n: 3, d: 1, c: 10, eta: 0.5 },
       { generator: "three-point", n: 3, d: 1, c: 4.5 },
     ] as const) {
       const row = executeRun(spec({ eta: 0.7, ...overrides, margin: null, radius: null, offset: null }));
