@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { dataSetCsv } from "../dataset/data-csv.js";
+import { replayCommand } from "../dataset/replay-command.js";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { generateData } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
@@ -22,9 +23,7 @@ export function datasetHandler(argv: { experiment: string; run: number; out?: st
   const csv = dataSetCsv(generateData(spec, createRandom(spec.seed, "data")));
   if (argv.out === undefined) process.stdout.write(csv);
   else writeFileSync(argv.out, csv);
-  const replay =
-    `perceptron-lab fit --data ${argv.out ?? "<file>"} ${spec.bias ? "--bias" : "--no-bias"} --eta ${spec.eta} ` +
-    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --max-epochs ${spec.maxEpochs}`;
+  const replay = replayCommand(spec, argv.out ?? "<file>");
   process.stderr.write(`run ${spec.run}: ${spec.generator} n=${spec.n} d=${spec.d}, seed ${spec.seed}. Replay it with:\n  ${replay}\n`);
   return EXIT.ok;
 }

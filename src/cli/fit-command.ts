@@ -49,17 +49,34 @@ export function fitHandler(argv: FitArguments): number {
   }
   const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed });
   process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(argv.data, report));
+  if (report.violations > 0) {
+    process.stderr.write(`Error: ${report.updates} updates exceed ${report.violations} bound${report.violations > 1 ? "s" : ""} of a separating vector, which is a bug\n`);
+    return EXIT.failed;
+  }
   return EXIT.ok;
 }
 
 function humanReport(path: string, r: FitReport): string {
+  const separable = r.separable === null ? "unknown" : r.separable ? "yes" : "no";
+  const margin =
+    r.margin === null
+      ? `no max-margin separator (${r.optimalStatus}${r.note ? `: ${r.note}` : ""})`
+      : `max-margin γ* = ${r.margin} (${r.optimalStatus}${r.optimalStatus === "optimal" ? "" : `: ${r.note}`})`;
   const lines = [
     `data       ${path}: n = ${r.n} points, d = ${r.d} features`,
     `learner    bias ${r.bias ? "yes" : "no"}, eta ${r.eta}, init ${r.init}, order ${r.order}, seed ${r.seed}, max epochs ${r.maxEpochs}`,
     `result     ${r.converged ? "converged" : "NOT converged"}: ${r.updates} updates in ${r.epochs} epochs`,
-    `radius     ${r.radius}`,
-    `weights    ${r.weights.join(", ")}`,
-    `bounds     not computed: ${r.note}`,
+    `radius     R = ${r.radius} (learner's coordinates, bias included)`,
+    `separable  ${separable}; ${margin}`,
   ];
+  if (r.bounds !== null) {
+    lines.push("", "bound       value               updates/bound");
+    for (const [name, value] of Object.entries(r.bounds)) {
+      const ratio = value === null ? "-" : value > 0 && r.converged ? String(r.updates / value) : "-";
+      lines.push(`${name.padEnd(10)}  ${(value === null ? "- (needs ŵ(0) = 0)" : String(value)).padEnd(18)}  ${ratio}`);
+    }
+    lines.push("");
+  }
+  lines.push(`weights    ${r.weights.join(", ")}`);
   return `${lines.join("\n")}\n`;
 }

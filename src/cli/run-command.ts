@@ -72,8 +72,9 @@ function closingLine(name: string, report: RunReport): string {
 function reportProblems(report: RunReport): number {
   const c = report.counts;
   if (c.violatingRuns > 0) {
-    const runs = report.firstViolations.map(describeRun).join("; ");
-    process.stderr.write(`Error: ${c.violatingRuns} converged run${c.violatingRuns > 1 ? "s" : ""} exceeded a bound, which is a bug: ${runs}\n`);
+    const runs = report.firstViolations.slice(0, 5).map(describeRun).join("; ");
+    process.stderr.write(`Error: ${c.violatingRuns} run${c.violatingRuns > 1 ? "s" : ""} exceeded a bound or missed an exact count, which is a bug: ${runs}\n`);
+    process.stderr.write(`Their data sets are in ${report.outDir}/violations/; replay the first with:\n  ${report.violationData[0]!.replay}\n`);
   }
   if (c.errors > 0) {
     const runs = report.firstErrors.map((row) => `${describeRun(row)}: ${row.error}`).join("; ");
@@ -82,6 +83,7 @@ function reportProblems(report: RunReport): number {
   return c.violatingRuns > 0 || c.errors > 0 ? EXIT.failed : EXIT.ok;
 }
 
-function describeRun(row: RunRow): string {
-  return `run ${row.run} (seed ${row.seed}, ${row.generator} n=${row.n} d=${row.d} margin=${row.margin} bias=${row.bias} eta=${row.eta} init=${row.init} order=${row.order})`;
+export function describeRun(row: RunRow): string {
+  const shape = row.generator === "planted" ? ` margin=${row.margin} radius=${row.radius} offset=${row.offset}` : row.c === null ? "" : ` c=${row.c}`;
+  return `run ${row.run} (seed ${row.seed}, ${row.generator} n=${row.n} d=${row.d}${shape} bias=${row.bias} eta=${row.eta} init=${row.init} order=${row.order})`;
 }

@@ -1,6 +1,9 @@
+import type { BoundSet } from "../bounds/convergence-bounds.js";
 import type { DataSet } from "../generators/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
 import { analyseDataSet, type LearnerOptions } from "./analyse-data-set.js";
+import { countViolations } from "./execute-run.js";
+import type { OptimalStatus } from "./run-types.js";
 
 /** What `fit` reports for one perceptron run on a given data set. */
 export interface FitReport {
@@ -20,14 +23,26 @@ export interface FitReport {
   readonly initialWeights: number[];
   /** R̂ = max_i ‖x̂_i‖ in the learner's coordinates. */
   readonly radius: number;
-  /** The bounds need a separator: data nobody planted need the max-margin one, not computed yet. */
-  readonly bounds: null;
-  readonly note: string;
+  /** γ* of the max-margin separator, recomputed on the data; null when none was found. */
+  readonly margin: number | null;
+  /** The dual's upper bound on γ* (weak duality). */
+  readonly marginUpperBound: number | null;
+  /** true: a separating vector is known; false: the QP is infeasible; null: unknown. */
+  readonly separable: boolean | null;
+  readonly optimalStatus: OptimalStatus;
+  /** Why the max-margin separator is not certified optimal, or null. */
+  readonly note: string | null;
+  /** The bounds of THEORY.md from the max-margin separator, for this η and ŵ(0); null without one. */
+  readonly bounds: BoundSet | null;
+  /** Bounds the updates exceed: a bug if ever above 0. */
+  readonly violations: number;
 }
 
+/** One perceptron run on a data set, with every bound from its max-margin separator. */
 export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
   const analysis = analyseDataSet(data, options);
   const { updates, epochs, converged, weights } = analysis.perceptron;
+  const bounds = analysis.optimal?.bounds ?? null;
   return {
     n: data.n,
     d: data.d,
@@ -43,7 +58,12 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     weights: Array.from(weights),
     initialWeights: Array.from(analysis.initialWeights),
     radius: analysis.learnerRadius,
-    bounds: null,
-    note: "the bounds need the margin of a separating vector; for data nobody planted that is the max-margin separator, which this version does not compute yet",
+    margin: analysis.optimal?.margin ?? null,
+    marginUpperBound: analysis.maxMargin?.marginUpperBound ?? null,
+    separable: analysis.separable,
+    optimalStatus: analysis.optimalStatus,
+    note: analysis.maxMargin?.message ?? null,
+    bounds,
+    violations: countViolations(updates, bounds),
   };
 }

@@ -11,6 +11,7 @@ import { errorRow } from "../run/execute-run.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
 import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
 import { toolInfo } from "./tool-info.js";
+import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -45,10 +46,14 @@ export interface RunReport {
   /** The first runs that violated a bound, and the first that failed, for the message. */
   readonly firstViolations: readonly RunRow[];
   readonly firstErrors: readonly RunRow[];
+  /** Where the violating runs' data sets were written, and how to replay them. */
+  readonly violationData: readonly ViolationRecord[];
   readonly wallSeconds: number;
 }
 
+/** How many failed runs the report keeps, and how many violating runs' data sets are written. */
 const KEEP = 5;
+const KEEP_VIOLATIONS = 20;
 
 /**
  * Runs an experiment's sweep through the worker pool and writes its result folder. Batches are handed
@@ -95,7 +100,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       }
       if ((row.violations ?? 0) > 0) {
         violatingRuns++;
-        if (firstViolations.length < KEEP) firstViolations.push(row);
+        if (firstViolations.length < KEEP_VIOLATIONS) firstViolations.push(row);
       }
       keepSummary(summariser.add(row));
     }
@@ -132,6 +137,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     violatingRuns,
   };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
+  const violationData = writeViolationData(outDir, experiment, firstViolations);
   writer.writeManifest({
     tool: toolInfo(),
     experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
@@ -139,11 +145,12 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null },
     counts,
     skipped: plan.skipped,
+    violations: violationData,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     wallSeconds,
   });
-  return { outDir, threads, counts, skipped: plan.skipped, firstSummaries, firstViolations, firstErrors, wallSeconds };
+  return { outDir, threads, counts, skipped: plan.skipped, firstSummaries, firstViolations, firstErrors, violationData, wallSeconds };
 }
 
 function messageOf(error: unknown): string {

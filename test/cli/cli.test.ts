@@ -95,7 +95,7 @@ describe("perceptron-lab fit", () => {
     const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--json"]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ n: 150, d: 4, updates: 5, epochs: 4, converged: true, bias: true, bounds: null });
+    expect(report).toMatchObject({ n: 150, d: 4, updates: 5, epochs: 4, converged: true, bias: true, separable: true, optimalStatus: "optimal", violations: 0 });
     expect(report.weights).toHaveLength(5);
     // R̂ = max_i ‖(x_i, 1)‖ over the iris rows.
     expect(report.radius).toBe(Math.max(...getNumbers().map((row) => Math.sqrt(row.reduce((sum, v) => sum + v * v, 1)))));
@@ -110,10 +110,22 @@ describe("perceptron-lab fit", () => {
     });
   });
 
-  it("says plainly that a data set nobody planted needs the max-margin separator for its bounds", () => {
+  it("prints every bound from the max-margin separator, for the given η and ŵ(0)", () => {
     const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv"]);
+    expect(result.code).toBe(0);
     expect(result.stdout).toContain("result     converged: 5 updates in 4 epochs");
-    expect(result.stdout).toContain("bounds     not computed: the bounds need the margin of a separating vector");
+    expect(result.stdout).toMatch(/separable  yes; max-margin γ\* = 0\.74\d+ \(optimal\)/);
+    for (const name of ["novikoff", "snapp", "hu", "optimised", "best"]) expect(result.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, "m"));
+    const json = JSON.parse(cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--json", "--init", "normal:1", "--eta", "0.5"]).stdout);
+    expect(json.bounds.novikoff).toBeNull();
+    expect(json.bounds.best).toBe(Math.min(json.bounds.snapp, json.bounds.hu, json.bounds.optimised));
+    expect(json.updates).toBeLessThanOrEqual(json.bounds.best);
+  });
+
+  it("reports versicolor against virginica as not separable, and the run as not converged", () => {
+    const result = cli(["fit", "--data", "test/fixtures/iris-versicolor-virginica.csv", "--max-epochs", "200", "--json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ n: 100, converged: false, epochs: 200, separable: false, optimalStatus: "infeasible", margin: null, bounds: null });
   });
 
   it("refuses a malformed CSV with one line naming line and column, exit code 2", () => {

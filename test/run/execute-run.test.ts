@@ -87,6 +87,13 @@ describe("executeRun", () => {
     }
   });
 
+  it("holds a run cut off at maxEpochs to its expected count only as a ceiling", () => {
+    // c = 100: 1 + 5000 updates need about 2500 epochs of 3 points.
+    const row = executeRun(spec({ generator: "three-point", n: 3, d: 1, c: 100, margin: null, radius: null, offset: null, maxEpochs: 100 }));
+    expect(row).toMatchObject({ converged: false, expectedUpdates: 5001, violations: 0 });
+    expect(row.updates!).toBeLessThan(5001);
+  });
+
   it("expects no exact Hadamard count for a non-dyadic η, whose rounding breaks the ties at 0", () => {
     const row = executeRun(spec({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null, eta: 0.7 }));
     expect(row).toMatchObject({ expectedUpdates: null, updates: 10, violations: 0 });

@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dataSetCsv } from "../dataset/data-csv.js";
+import { replayCommand } from "../dataset/replay-command.js";
+import type { Experiment } from "../experiment/experiment.js";
+import { generateData } from "../generators/generate-data.js";
+import { createRandom } from "../random/seeded-random.js";
+import type { RunRow, RunSpec } from "../run/run-types.js";
+
+export const VIOLATIONS_FOLDER = "violations";
+
+export interface ViolationRecord {
+  readonly run: number;
+  readonly seed: number;
+  /** The data set, relative to the result folder. */
+  readonly data: string;
+  readonly replay: string;
+}
+
+/** A row's spec back: the row carries every parameter and the seed; the experiment the rest. */
+export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
+  const { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order } = row;
+  return { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
+}
+
+/**
+ * Writes the data set of each run that violated a bound to violations/run-<N>.csv in the result folder,
+ * regenerated from its seed, so that `fit` can replay it; returns where each went and the command.
+ */
+export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[]): ViolationRecord[] {
+  if (rows.length === 0) return [];
+  mkdirSync(join(outDir, VIOLATIONS_FOLDER), { recursive: true });
+  return rows.map((row) => {
+    const spec = specOfRow(row, experiment);
+    const data = join(VIOLATIONS_FOLDER, `run-${row.run}.csv`);
+    const path = join(outDir, data);
+    writeFileSync(path, dataSetCsv(generateData(spec, createRandom(spec.seed, "data"))));
+    return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, path) };
+  });
+}
