@@ -33,15 +33,15 @@ export interface MaxMarginOptions {
 export const OPTIMALITY_GAP = 1e-6;
 
 /**
- * Sizes the dense Goldfarb–Idnani solver takes on: its constraint matrix holds n·dim numbers and each
- * iteration costs O(n·dim + dim²), for up to about dim iterations.
+ * Sizes taken on: the data hold n·dim numbers and every round of constraint generation scans them once;
+ * each Goldfarb–Idnani solve works on dense dim × dim matrices.
  */
-export const MAX_MARGIN_LIMITS = { entries: 2e7, dim: 2000 } as const;
+export const MAX_MARGIN_LIMITS = { entries: 1e8, dim: 2000 } as const;
 
 /**
  * The max-margin separator of THEORY.md ("Which ŵ*"): the hard-margin SVM in the learner's (augmented)
  * coordinates with the bias penalised, min ‖ŵ‖² subject to ŵ·u_i ≥ 1, solved by quadprog (Goldfarb–Idnani
- * dual active set). Then γ* = 1/‖ŵ‖.
+ * dual active set) by constraint generation over working sets of points. Then γ* = 1/‖ŵ‖.
  *
  * Nothing the solver returns is taken on trust:
  *  - the data are scaled by 1/R first (u_i/R has norm ≤ 1; the direction of the solution is unchanged);
@@ -66,42 +66,40 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
   }
   const scale = 1 / Math.sqrt(radiusSquared);
 
-  // quadprog's 1-based layout: Dmat = I (dim × dim), dvec = 0, Amat[j][i] = u_ij / R, bvec = 1.
-  const dmat: number[][] = [[]];
-  const amat: number[][] = [[]];
-  for (let j = 1; j <= dim; j++) {
-    const dRow = new Array<number>(dim + 1).fill(0);
-    dRow[j] = 1;
-    dmat.push(dRow);
-    const aRow = new Array<number>(n + 1);
-    aRow[0] = 0;
-    for (let i = 1; i <= n; i++) aRow[i] = u[(i - 1) * dim + j - 1]! * scale;
-    amat.push(aRow);
-  }
-  const dvec = new Array<number>(dim + 1).fill(0);
-  const bvec = new Array<number>(n + 1).fill(1);
-  bvec[0] = 0;
-
-  let result: ReturnType<typeof solveQP>;
-  try {
-    result = solveQP(dmat, dvec, amat, bvec);
-  } catch (error) {
-    return failure("failed", `quadprog threw: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (result.message === "constraints are inconsistent, no solution!") {
-    const known = options.separating;
-    if (known !== undefined && marginOf(known, data) > 0) {
-      return failure("failed", "quadprog reported the QP infeasible, yet a known vector separates the data: the problem is beyond its numerical reach (a margin tiny against the radius)");
+  // Constraint generation: solve on a working set, add the points the solution violates, repeat. The
+  // optimum of a subset that satisfies every constraint is the optimum of the whole; a subset that is
+  // infeasible proves the whole infeasible. The working set stays near the support vectors (at most
+  // dim + 1 of them are needed), so each QP is small whatever n.
+  let working = initialWorkingSet(data, options.separating);
+  const inWorking = new Uint8Array(n);
+  for (const i of working) inWorking[i] = 1;
+  let solved: SubsetSolution;
+  for (let round = 0; ; round++) {
+    const attempt = solveSubset(data, working, scale);
+    if (typeof attempt === "string") {
+      if (attempt !== INCONSISTENT) return failure("failed", `quadprog: ${attempt}`);
+      const known = options.separating;
+      if (known !== undefined && marginOf(known, data) > 0) {
+        return failure("failed", "quadprog reported the QP infeasible, yet a known vector separates the data: the problem is beyond its numerical reach (a margin tiny against the radius)");
+      }
+      return failure("infeasible", "the QP is infeasible: the data are not linearly separable in the learner's coordinates");
     }
-    return failure("infeasible", "the QP is infeasible: the data are not linearly separable in the learner's coordinates");
+    solved = attempt;
+    const violated = mostViolated(data, solved.solution, scale, inWorking, Math.max(dim, 16));
+    if (violated.length === 0 || round === MAX_ROUNDS) break;
+    // Keep the active constraints, drop the rest (they do not shape the subset's optimum), add the
+    // violated: the subset's optimal value then rises strictly every round, so no set repeats.
+    for (const i of working) inWorking[i] = 0;
+    working = [...solved.active, ...violated];
+    for (const i of working) inWorking[i] = 1;
   }
-  if (result.message !== "") return failure("failed", `quadprog: ${result.message}`);
 
   const original = (i: number, j: number) => u[i * dim + j]!;
-  const raw = Float64Array.from(result.solution.slice(1, dim + 1));
+  const raw = solved.solution;
   // The scaled problem's multipliers λ' give the original problem's λ = λ'/R² (ŵ = ŵ'/R = Σ λ'/R² u_i).
-  const multipliers = Float64Array.from(result.Lagrangian.slice(1, n + 1), (value) => value * scale * scale);
-  const active = result.iact.slice(1).filter((index) => index > 0).map((index) => index - 1);
+  const multipliers = new Float64Array(n);
+  solved.multipliers.forEach((value, k) => (multipliers[solved.subset[k]!] = value * scale * scale));
+  const active = solved.active;
   const polished = polish(active, dim, original);
 
   let best: { separator: Float64Array; margin: number } | null = null;
@@ -128,6 +126,96 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
     marginUpperBound: Number.isFinite(upper) ? Math.max(upper, best.margin) : null,
     message: status === "optimal" ? null : `margin ${best.margin} certified only up to ${upper}`,
   };
+}
+
+/** Rounds of constraint generation before the last solution is taken as it is (and certified or not). */
+const MAX_ROUNDS = 100;
+const INCONSISTENT = "constraints are inconsistent, no solution!";
+
+interface SubsetSolution {
+  /** The subset it was solved on (global indices). */
+  readonly subset: readonly number[];
+  /** The scaled problem's solution ŵ' (ŵ'·u_i/R ≥ 1 on the subset). */
+  readonly solution: Float64Array;
+  /** Its multipliers, one per subset point, in subset order. */
+  readonly multipliers: Float64Array;
+  /** Global indices of the active constraints. */
+  readonly active: number[];
+}
+
+/**
+ * The first working set: every point when there are few (n ≤ 8·dim or n ≤ 256: one solve is cheaper
+ * than rounds), else the 2·dim points closest to a known separating hyperplane (the likely support
+ * vectors), or the first 2·dim points without one.
+ */
+function initialWorkingSet(data: LearnerData, separating: Float64Array | undefined): number[] {
+  const { n, dim, u } = data;
+  const size = n <= Math.max(8 * dim, 256) ? n : 2 * dim;
+  const indices = Array.from({ length: n }, (_, i) => i);
+  if (separating === undefined || size === n) return indices.slice(0, size);
+  const score = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    let norm2 = 0;
+    for (let j = 0; j < dim; j++) {
+      dot += separating[j]! * u[i * dim + j]!;
+      norm2 += u[i * dim + j]! * u[i * dim + j]!;
+    }
+    score[i] = dot / Math.sqrt(norm2);
+  }
+  return indices.sort((a, b) => score[a]! - score[b]! || a - b).slice(0, size);
+}
+
+/** min ‖ŵ'‖² s.t. ŵ'·u_i/R ≥ 1 over the subset, by quadprog; a message string when it fails. */
+function solveSubset(data: LearnerData, subset: readonly number[], scale: number): SubsetSolution | string {
+  const { dim, u } = data;
+  const m = subset.length;
+  // quadprog's 1-based layout: Dmat = I (dim × dim), dvec = 0, Amat[j][k] = u_{subset[k], j} / R, bvec = 1.
+  const dmat: number[][] = [[]];
+  const amat: number[][] = [[]];
+  for (let j = 1; j <= dim; j++) {
+    const dRow = new Array<number>(dim + 1).fill(0);
+    dRow[j] = 1;
+    dmat.push(dRow);
+    const aRow = new Array<number>(m + 1);
+    aRow[0] = 0;
+    for (let k = 1; k <= m; k++) aRow[k] = u[subset[k - 1]! * dim + j - 1]! * scale;
+    amat.push(aRow);
+  }
+  const dvec = new Array<number>(dim + 1).fill(0);
+  const bvec = new Array<number>(m + 1).fill(1);
+  bvec[0] = 0;
+  let result: ReturnType<typeof solveQP>;
+  try {
+    result = solveQP(dmat, dvec, amat, bvec);
+  } catch (error) {
+    return `threw ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (result.message !== "") return result.message;
+  return {
+    subset,
+    solution: Float64Array.from(result.solution.slice(1, dim + 1)),
+    multipliers: Float64Array.from(result.Lagrangian.slice(1, m + 1)),
+    active: result.iact
+      .slice(1)
+      .filter((index) => index > 0)
+      .map((index) => subset[index - 1]!),
+  };
+}
+
+/** Up to `limit` points outside the working set that the solution violates, the worst first. */
+function mostViolated(data: LearnerData, solution: Float64Array, scale: number, inWorking: Uint8Array, limit: number): number[] {
+  const { n, dim, u } = data;
+  const violated: { index: number; slack: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    if (inWorking[i]) continue;
+    let dot = 0;
+    for (let j = 0; j < dim; j++) dot += solution[j]! * u[i * dim + j]!;
+    const slack = dot * scale;
+    if (!(slack >= 1 - 1e-9)) violated.push({ index: i, slack: Number.isNaN(slack) ? -Infinity : slack });
+  }
+  violated.sort((a, b) => a.slack - b.slack || a.index - b.index);
+  return violated.slice(0, limit).map((entry) => entry.index);
 }
 
 function failure(status: MaxMarginStatus, message: string): MaxMarginResult {
