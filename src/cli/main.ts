@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The command line: it parses, calls the library, prints, and sets the exit code. Nothing else.
- * Exit codes: 0 ok, 1 a run failed or violated a bound, 2 a usage or input mistake.
+ * Exit codes: 0 ok, 1 a run failed or violated a bound, 2 a usage or input mistake, 130 interrupted.
  */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
@@ -18,7 +18,7 @@ async function main(args: string[]): Promise<number> {
     .scriptName("perceptron-lab")
     .usage("$0 <command> [options]\n\nHow the perceptron converges, against what theory promises.")
     .command("run [experiment]", "Run an experiment's sweep and write its result tables", runBuilder, async (argv) => {
-      exitCode = await runHandler(argv);
+      exitCode = await runHandler(argv as never);
     })
     .command("fit", "Run the perceptron once on a CSV data set", fitBuilder, (argv) => {
       exitCode = fitHandler(argv as never);

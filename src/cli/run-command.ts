@@ -4,8 +4,9 @@ import { loadExperiment } from "../experiment/load-experiment.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
-import { EXIT } from "./cli-error.js";
-import { DEFAULT_EXPERIMENT, defaultExperimentPath, wholeNumberFlag } from "./shared-options.js";
+import { planSweep } from "../sweep/plan-sweep.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { DEFAULT_EXPERIMENT, defaultExperimentPath, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
 
@@ -23,29 +24,110 @@ export function runBuilder(yargs: Argv) {
       defaultDescription: `available parallelism, ${availableParallelism()} here`,
     })
     .option("out", { type: "string", describe: "Result folder", defaultDescription: "results/<name>" })
+    .option("resume", { type: "boolean", describe: "Continue the runs recorded in the result folder", default: false })
+    .option("force", { type: "boolean", describe: "With --resume: accept a changed experiment file, reusing the runs that still match", default: false })
+    .option("retry-errors", { type: "boolean", describe: "With --resume: run again the runs recorded as errors", default: false })
+    .option("overwrite", { type: "boolean", describe: "Replace the results already in the result folder", default: false })
+    .option("run-timeout", { type: "number", describe: "Seconds a batch of runs may take before its runs are retried one by one, and a run that still overruns becomes an error row", defaultDescription: "none" })
+    .option("worker-memory", { type: "number", describe: "Heap limit of each worker thread, in MB; a run that exceeds it becomes an error row", default: DEFAULT_WORKER_MEMORY_MB })
+    .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
 
-export async function runHandler(argv: { experiment?: string; threads: number; out?: string; quiet: boolean }): Promise<number> {
+/** A sweep larger than this is probably a typo in a grid: it needs --yes. */
+export const MAX_RUNS_UNASKED = 10_000_000;
+export const DEFAULT_WORKER_MEMORY_MB = 4096;
+
+interface RunArguments {
+  experiment?: string;
+  threads: number;
+  out?: string;
+  resume: boolean;
+  force: boolean;
+  retryErrors: boolean;
+  overwrite: boolean;
+  runTimeout?: number;
+  workerMemory: number;
+  yes: boolean;
+  quiet: boolean;
+}
+
+export async function runHandler(argv: RunArguments): Promise<number> {
   const threads = wholeNumberFlag("threads", argv.threads, 1, MAX_THREADS);
+  const workerMemoryMb = wholeNumberFlag("worker-memory", argv.workerMemory, 64, 1 << 20);
+  const runTimeoutSeconds = argv.runTimeout === undefined ? undefined : positiveNumberFlag("run-timeout", argv.runTimeout);
+  if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
+  if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const path = argv.experiment === undefined || argv.experiment === DEFAULT_EXPERIMENT ? defaultExperimentPath() : argv.experiment;
   const loaded = loadExperiment(path);
+  const { experiment } = loaded;
+  const runs = planSweep(experiment).runCount;
+  if (runs > MAX_RUNS_UNASKED && !argv.yes) {
+    throw new UsageError(`${path}: the sweep has ${runs.toLocaleString("en")} runs, more than ${MAX_RUNS_UNASKED.toLocaleString("en")}: add --yes if you mean it`);
+  }
   const info = (text: string) => {
     if (!argv.quiet) process.stderr.write(`${text}\n`);
   };
-  const { experiment } = loaded;
-  const report = await runExperiment(loaded, {
-    threads,
-    ...(argv.out === undefined ? {} : { outDir: argv.out }),
-    argv: process.argv.slice(2),
-    onProgress: progressPrinter(info),
-  });
+  const interruption = interruptOnSignals(info);
+  let report: RunReport;
+  try {
+    report = await runExperiment(loaded, {
+      threads,
+      ...(argv.out === undefined ? {} : { outDir: argv.out }),
+      resume: argv.resume,
+      force: argv.force,
+      retryErrors: argv.retryErrors,
+      overwrite: argv.overwrite,
+      workerMemoryMb,
+      ...(runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds }),
+      signal: interruption.signal,
+      argv: process.argv.slice(2),
+      onProgress: progressPrinter(info),
+    });
+  } finally {
+    interruption.release();
+  }
+  const resumeCommand = `perceptron-lab run ${path} --out ${report.outDir} --resume`;
+  if (report.outcome === "already-complete") {
+    const errors = report.counts.errors;
+    info(`${report.outDir} is complete (${report.counts.recorded} runs): nothing to resume.${errors > 0 ? ` ${errors} runs are errors: --retry-errors runs them again.` : ""}`);
+    return errors > 0 ? EXIT.failed : EXIT.ok;
+  }
   for (const entry of report.skipped) {
     info(`skipped ${entry.points} grid point${entry.points > 1 ? "s" : ""} of grid ${entry.grid}: ${entry.reason}`);
+  }
+  if (report.outcome === "interrupted") {
+    process.stderr.write(`Interrupted: ${report.counts.recorded} of ${report.counts.runs} runs written to ${report.outDir}/. Resume with:\n  ${resumeCommand}\n`);
+    return EXIT.interrupted;
   }
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   info(closingLine(experiment.name, report));
   return reportProblems(report);
+}
+
+/**
+ * The first SIGINT or SIGTERM stops handing out work (the runs in flight finish and are written); a
+ * second one exits at once. Either way only whole lines were ever written, so the folder resumes.
+ */
+function interruptOnSignals(info: (text: string) => void): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) {
+      process.stderr.write("Interrupted twice: quitting now. --resume continues from the runs written.\n");
+      process.exit(EXIT.interrupted);
+    }
+    controller.abort();
+    info("Interrupted: finishing the runs in flight (interrupt again to quit at once)...");
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
 
 function progressPrinter(info: (text: string) => void): (done: number, total: number) => void {
@@ -61,8 +143,9 @@ function progressPrinter(info: (text: string) => void): (done: number, total: nu
 
 function closingLine(name: string, report: RunReport): string {
   const c = report.counts;
+  const reused = c.reused > 0 ? ` (${c.reused} reused from before)` : "";
   return (
-    `${name}: ${c.runs} runs on ${report.threads} thread${report.threads > 1 ? "s" : ""} in ${report.wallSeconds.toFixed(1)} s: ` +
+    `${name}: ${c.runs} runs${reused} on ${report.threads} thread${report.threads > 1 ? "s" : ""} in ${report.wallSeconds.toFixed(1)} s: ` +
     `${c.converged} converged, ${c.notConverged} not converged, ${c.errors} error${c.errors === 1 ? "" : "s"}, ` +
     `${c.violatingRuns} violation${c.violatingRuns === 1 ? "" : "s"}. Results in ${report.outDir}/`
   );

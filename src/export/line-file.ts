@@ -1,6 +1,11 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 
-/** A text file written in order through a buffer, with synchronous writes: no interleaving, no backpressure. */
+/**
+ * A text file written in order through a buffer, with synchronous writes: no interleaving, no
+ * backpressure, and only whole lines ever reach the file (a process that exits between writes leaves
+ * complete lines; only a kill in the middle of a write can tear the last one). `sync` flushes and asks
+ * the OS to put the bytes on disk.
+ */
 export class LineFile {
   readonly #fd: number;
   #buffer: string[] = [];
@@ -23,8 +28,13 @@ export class LineFile {
     this.#size = 0;
   }
 
-  close(): void {
+  sync(): void {
     this.flush();
+    fsyncSync(this.#fd);
+  }
+
+  close(): void {
+    this.sync();
     closeSync(this.#fd);
   }
 }

@@ -50,6 +50,11 @@ export class ResultWriter {
     this.#summaries++;
   }
 
+  /** Flushes every table and syncs it to disk. */
+  sync(): void {
+    for (const file of [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv]) file.sync();
+  }
+
   /** Closes the tables; summary.json is a valid JSON array only after this. */
   close(): void {
     this.#summaryJson.write(summaryJsonEnd(this.#summaries));

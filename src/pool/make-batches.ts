@@ -1,4 +1,4 @@
-import type { RunSpec } from "../run/run-types.js";
+import type { RunRow, RunSpec } from "../run/run-types.js";
 
 export interface BatchOptions {
   /** Estimated multiply-adds a batch should carry (see estimateRunCost). */
@@ -28,18 +28,50 @@ export function estimateRunCost(spec: RunSpec): number {
   return spec.n * spec.d + spec.n * dim * epochs;
 }
 
-/** Groups consecutive runs into batches of about `targetCost` each (at least one run a batch). */
-export function* makeBatches(runs: Iterable<RunSpec>, options: BatchOptions = DEFAULT_BATCH_OPTIONS): Generator<RunSpec[]> {
-  let batch: RunSpec[] = [];
+/** One run of the sweep in order: to run, or already recorded by a previous invocation. */
+export type SweepItem = { readonly spec: RunSpec } | { readonly recorded: RunRow };
+/** Consecutive items of one kind: a batch to run, or recorded rows to reuse as they are. */
+export type Segment = { readonly specs: RunSpec[] } | { readonly recorded: RunRow[] };
+
+/**
+ * Cuts the sweep into segments, in order: runs to do are grouped into batches of about `targetCost`
+ * (at least one run each, at most maxRuns); recorded rows into groups of at most maxRuns.
+ */
+export function* makeSegments(items: Iterable<SweepItem>, options: BatchOptions = DEFAULT_BATCH_OPTIONS): Generator<Segment> {
+  let specs: RunSpec[] = [];
+  let recorded: RunRow[] = [];
   let cost = 0;
-  for (const spec of runs) {
-    batch.push(spec);
-    cost += estimateRunCost(spec);
-    if (cost >= options.targetCost || batch.length >= options.maxRuns) {
-      yield batch;
-      batch = [];
+  for (const item of items) {
+    if ("recorded" in item) {
+      if (specs.length > 0) yield { specs };
+      specs = [];
+      cost = 0;
+      recorded.push(item.recorded);
+      if (recorded.length >= options.maxRuns) {
+        yield { recorded };
+        recorded = [];
+      }
+      continue;
+    }
+    if (recorded.length > 0) yield { recorded };
+    recorded = [];
+    specs.push(item.spec);
+    cost += estimateRunCost(item.spec);
+    if (cost >= options.targetCost || specs.length >= options.maxRuns) {
+      yield { specs };
+      specs = [];
       cost = 0;
     }
   }
-  if (batch.length > 0) yield batch;
+  if (specs.length > 0) yield { specs };
+  if (recorded.length > 0) yield { recorded };
+}
+
+/** Groups consecutive runs into batches of about `targetCost` each (at least one run a batch). */
+export function* makeBatches(runs: Iterable<RunSpec>, options: BatchOptions = DEFAULT_BATCH_OPTIONS): Generator<RunSpec[]> {
+  for (const segment of makeSegments(asItems(runs), options)) if ("specs" in segment) yield segment.specs;
+}
+
+function* asItems(runs: Iterable<RunSpec>): Generator<SweepItem> {
+  for (const spec of runs) yield { spec };
 }

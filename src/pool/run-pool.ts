@@ -2,12 +2,21 @@ import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
+import { errorRow } from "../run/execute-run.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
+import type { TestFaults } from "./test-faults.js";
 
 export interface RunPoolOptions {
   /** Worker threads; default: the machine's available parallelism. */
   readonly threads?: number;
+  /** A batch that runs longer is stopped (its worker terminated) and its runs retried one by one. */
+  readonly runTimeoutSeconds?: number;
+  /** Heap limit of each worker (V8's old generation), in MB; a worker that exceeds it is replaced. */
+  readonly workerMemoryMb?: number;
+  /** Faults planted for tests (see test-faults.ts). */
+  readonly faults?: TestFaults;
 }
 
 /**
@@ -17,13 +26,23 @@ export interface RunPoolOptions {
  * from the compiled output (dist/), `worker.ts` when running the TypeScript sources. In the latter case
  * the threads are started with tsx's loader (`--import tsx`), so the sources load whether or not the
  * parent process itself was started with it (tsx, vitest, node --import tsx).
+ *
+ * `run` never rejects: a batch whose worker crashes, runs out of memory or overruns the time limit is
+ * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
   readonly #pool: Piscina<readonly RunSpec[], RunRow[]>;
+  /** At most one task per thread is handed to Piscina, so that a task starts when it is handed over. */
+  readonly #slots: LimitFunction;
+  readonly #timeoutMs: number | null;
+  readonly #memoryMb: number | null;
   readonly threads: number;
 
   constructor(options: RunPoolOptions = {}) {
     this.threads = options.threads ?? availableParallelism();
+    this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : options.runTimeoutSeconds * 1000;
+    this.#memoryMb = options.workerMemoryMb ?? null;
+    this.#slots = pLimit(this.threads);
     const extension = extname(fileURLToPath(import.meta.url));
     const filename = new URL(`./worker${extension}`, import.meta.url).href;
     this.#pool = new Piscina({
@@ -32,16 +51,37 @@ export class RunPool {
       maxThreads: this.threads,
       idleTimeout: 60_000,
       execArgv: extension === ".ts" ? typeScriptExecArgv() : process.execArgv,
+      workerData: { faults: options.faults },
+      ...(this.#memoryMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb } }),
     });
   }
 
-  /** Runs one batch; the rows come back in the order of the specs. */
-  run(batch: readonly RunSpec[]): Promise<RunRow[]> {
-    return this.#pool.run(batch);
+  /** Runs one batch; the rows come back in the order of the specs, one per spec, whatever happens. */
+  async run(batch: readonly RunSpec[]): Promise<RunRow[]> {
+    try {
+      // The clock starts when a thread is free for the task, not while it waits behind others.
+      return await this.#slots(() => {
+        const signal = this.#timeoutMs === null ? null : AbortSignal.timeout(this.#timeoutMs);
+        return this.#pool.run(batch, { signal });
+      });
+    } catch (error) {
+      if (batch.length === 1) return [errorRow(batch[0]!, this.#describe(error))];
+      const rows = await Promise.all(batch.map((spec) => this.run([spec])));
+      return rows.flat();
+    }
   }
 
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#pool.close({ force: true });
+  }
+
+  #describe(error: unknown): string {
+    const code = (error as { code?: string }).code;
+    const name = (error as { name?: string }).name;
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") return `the run's worker ran out of memory (limit ${this.#memoryMb ?? "default"} MB)`;
+    if (name === "AbortError" || name === "TimeoutError") return `the run exceeded the time limit of ${this.#timeoutMs! / 1000} s`;
+    return `the run's worker failed: ${message}`;
   }
 }
 

@@ -1,10 +1,22 @@
 /**
- * The worker of the run pool. It imports only the pure per-run pipeline and the shared task types:
- * a task is a batch of run specs, the answer their rows, in the same order.
+ * The worker of the run pool. It imports only the pure per-run pipeline and the shared task types (and
+ * the test-fault hook, inert unless a test plants faults): a task is a batch of run specs, the answer
+ * their rows, in the same order.
  */
-import { executeRunSafely } from "../run/execute-run.js";
+import { workerData } from "piscina";
+import { errorRow, executeRunSafely } from "../run/execute-run.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
+import { injectFault, type TestFaults } from "./test-faults.js";
+
+const faults = (workerData as { faults?: TestFaults } | undefined)?.faults;
 
 export default function runBatch(specs: readonly RunSpec[]): RunRow[] {
-  return specs.map(executeRunSafely);
+  return specs.map((spec) => {
+    try {
+      injectFault(faults, spec);
+    } catch (error) {
+      return errorRow(spec, (error as Error).message);
+    }
+    return executeRunSafely(spec);
+  });
 }

@@ -1,15 +1,19 @@
+import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { PointSummariser } from "../aggregate/point-summariser.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
-import { ResultWriter } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
-import { DEFAULT_BATCH_OPTIONS, makeBatches, type BatchOptions } from "../pool/make-batches.js";
+import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../pool/make-batches.js";
 import { RunPool } from "../pool/run-pool.js";
-import { errorRow } from "../run/execute-run.js";
+import type { TestFaults } from "../pool/test-faults.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
 import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
+import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
+import { clearResults, inspectResultFolder, PREVIOUS_RUNS, type ManifestSummary } from "./result-folder.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 
@@ -18,25 +22,46 @@ export interface RunExperimentOptions {
   readonly threads?: number;
   /** The result folder; default results/<name> under the current directory. */
   readonly outDir?: string;
+  /** Continue the runs a previous invocation recorded in the folder. */
+  readonly resume?: boolean;
+  /** With resume: accept a changed experiment file, reusing the recorded runs that still match it. */
+  readonly force?: boolean;
+  /** Replace the results already in the folder. */
+  readonly overwrite?: boolean;
+  /** With resume: run again the runs recorded as errors. */
+  readonly retryErrors?: boolean;
+  /** Aborting stops handing out work; the runs in flight finish and are written; the rest can resume. */
+  readonly signal?: AbortSignal;
+  readonly runTimeoutSeconds?: number;
+  readonly workerMemoryMb?: number;
   readonly batch?: Partial<BatchOptions>;
   /** The command line, recorded in the manifest. */
   readonly argv?: readonly string[];
   /** Called after each batch is written. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Faults planted in the workers, for tests. */
+  readonly faults?: TestFaults;
 }
 
 export interface RunCounts {
   readonly runs: number;
   readonly points: number;
+  /** Runs written to the tables (all of them unless interrupted). */
+  readonly recorded: number;
+  /** Of those, taken from a previous invocation. */
+  readonly reused: number;
   readonly ok: number;
   readonly converged: number;
   readonly notConverged: number;
   readonly errors: number;
-  /** Runs with at least one violated bound. */
+  /** Runs with at least one violated bound or a missed exact count. */
   readonly violatingRuns: number;
 }
 
+export type RunOutcome = "complete" | "interrupted" | "already-complete";
+
 export interface RunReport {
+  readonly outcome: RunOutcome;
   readonly outDir: string;
   readonly threads: number;
   readonly counts: RunCounts;
@@ -54,11 +79,17 @@ export interface RunReport {
 /** How many failed runs the report keeps, and how many violating runs' data sets are written. */
 const KEEP = 5;
 const KEEP_VIOLATIONS = 20;
+/** Synced to disk at least this often (and at the end): a kill loses at most the runs since. */
+const SYNC_EVERY_MS = 1000;
 
 /**
- * Runs an experiment's sweep through the worker pool and writes its result folder. Batches are handed
- * out in sweep order with a bounded number in flight, and their rows are written in that same order,
- * so the tables are identical whatever the number of threads, and memory stays flat.
+ * Runs an experiment's sweep through the worker pool and writes its result folder.
+ *
+ * Every invocation writes all four tables from the first run on, in sweep order, so they are identical
+ * whatever the number of threads and however often the sweep was interrupted: a resume only takes the
+ * rows a previous invocation recorded (runs.previous.jsonl) instead of computing them again. Batches are
+ * handed out with a bounded number in flight; rows are written as they complete, in order, and synced
+ * to disk every second, so a kill loses at most the runs in flight.
  */
 export async function runExperiment(loaded: LoadedExperiment, options: RunExperimentOptions = {}): Promise<RunReport> {
   const { experiment } = loaded;
@@ -66,13 +97,32 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   const threads = options.threads ?? availableParallelism();
   const outDir = options.outDir ?? join("results", experiment.name);
   const plan = planSweep(experiment);
+
+  const previous = prepareFolder(loaded, outDir, options);
+  if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
+  const recorded = previous === null ? null : new RecordedRuns(previous.path);
+  const reusable = (row: RunRow, spec: RunSpec) =>
+    previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
+
   const batchOptions: BatchOptions = {
     targetCost: options.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
     // Enough batches that every thread gets several, even when each run is cheap.
     maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
-
   const writer = new ResultWriter(outDir);
+  const manifest = (status: ManifestSummary["status"], extra: Record<string, unknown>) =>
+    writer.writeManifest({
+      status,
+      tool: toolInfo(),
+      experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
+      resolved: experiment,
+      options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false },
+      skipped: plan.skipped,
+      startedAt: startedAt.toISOString(),
+      ...extra,
+    });
+  manifest("running", { counts: { runs: plan.runCount, recorded: 0, errors: 0 } });
+
   const summariser = new PointSummariser();
   const firstSummaries: SummaryRow[] = [];
   const firstViolations: RunRow[] = [];
@@ -82,6 +132,8 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   let errors = 0;
   let violatingRuns = 0;
   let done = 0;
+  let reused = 0;
+  let lastSync = Date.now();
 
   const keepSummary = (summary: SummaryRow | null) => {
     if (summary === null) return;
@@ -105,31 +157,59 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       keepSummary(summariser.add(row));
     }
     done += rows.length;
+    if (Date.now() - lastSync >= SYNC_EVERY_MS) {
+      writer.sync();
+      lastSync = Date.now();
+    }
     options.onProgress?.(done, plan.runCount);
   };
 
-  const pool = new RunPool({ threads });
+  // The sweep in order: each run is recorded already (and reused) or still to do.
+  function* items(): Generator<SweepItem> {
+    for (const spec of plan.runs()) {
+      const row = recorded?.rowAt(spec.run) ?? null;
+      yield row !== null && reusable(row, spec) ? { recorded: row } : { spec };
+    }
+  }
+
+  const pool = new RunPool({
+    threads,
+    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
+    ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  });
+  let interrupted = false;
   try {
-    // A window of batches in flight, consumed oldest first: workers stay busy while rows are written in order.
+    // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
     const window: Promise<RunRow[]>[] = [];
     const limit = threads * 3;
-    const dispatch = (batch: RunSpec[]) =>
-      pool.run(batch).catch((error: unknown) => batch.map((spec) => errorRow(spec, `worker failed: ${messageOf(error)}`)));
-    for (const batch of makeBatches(plan.runs(), batchOptions)) {
-      window.push(dispatch(batch));
+    for (const segment of makeSegments(items(), batchOptions)) {
+      if (options.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      if ("recorded" in segment) {
+        reused += segment.recorded.length;
+        window.push(Promise.resolve(segment.recorded));
+      } else {
+        window.push(pool.run(segment.specs));
+      }
       if (window.length >= limit) consume(await window.shift()!);
     }
     while (window.length > 0) consume(await window.shift()!);
   } finally {
     await pool.close();
-    keepSummary(summariser.finish());
-    writer.close();
   }
 
+  // An interrupted sweep writes the summaries of the points it completed, not of the one it was in.
+  if (!interrupted) keepSummary(summariser.finish());
+  writer.close();
   const endedAt = new Date();
   const counts: RunCounts = {
     runs: plan.runCount,
     points: plan.pointCount,
+    recorded: done,
+    reused,
     ok,
     converged,
     notConverged: ok - converged,
@@ -138,21 +218,95 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, firstViolations);
-  writer.writeManifest({
-    tool: toolInfo(),
-    experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
-    resolved: experiment,
-    options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null },
+  if (!interrupted && previous !== null) rmSync(previous.path, { force: true });
+  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds });
+  return {
+    outcome: interrupted ? "interrupted" : "complete",
+    outDir,
+    threads,
     counts,
     skipped: plan.skipped,
-    violations: violationData,
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
+    firstSummaries,
+    firstViolations,
+    firstErrors,
+    violationData,
     wallSeconds,
-  });
-  return { outDir, threads, counts, skipped: plan.skipped, firstSummaries, firstViolations, firstErrors, violationData, wallSeconds };
+  };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+interface Previous {
+  readonly path: string;
+  /** maxEpochs and optimal unchanged: recorded rows can be reused where their run matches. */
+  readonly settingsMatch: boolean;
+}
+
+/**
+ * Checks the folder against what was asked, and gathers what a resume can reuse. Refuses, with an
+ * InputError and before any file is touched, to overwrite results silently or to resume from another
+ * experiment file without --force.
+ */
+function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExperimentOptions): Previous | null | "already-complete" {
+  const state = inspectResultFolder(outDir);
+  if (!state.hasResults) return null;
+  if (options.overwrite) {
+    clearResults(outDir);
+    return null;
+  }
+  const what = state.manifest === null ? "results" : `results of ${state.manifest.name} (${state.manifest.recorded} of ${state.manifest.runs} runs)`;
+  if (!options.resume) {
+    throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
+  }
+  const manifest = state.manifest;
+  if (manifest === null) {
+    if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);
+  } else if (manifest.hash !== loaded.hash && !options.force) {
+    throw new InputError(
+      `${outDir} was made from a different experiment file (sha256 ${manifest.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
+        "--resume --force reuses the runs that still match it, --overwrite starts over",
+    );
+  }
+  if (manifest?.status === "complete" && manifest.hash === loaded.hash && !(options.retryErrors && manifest.errors > 0)) return "already-complete";
+  const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
+  if (path === null) return null;
+  const settingsMatch = manifest === null || (manifest.maxEpochs === loaded.experiment.maxEpochs && manifest.optimal === loaded.experiment.optimal);
+  return { path, settingsMatch };
+}
+
+/** The identity of a run: every parameter and the seed. */
+function sameRun(row: RunRow, spec: RunSpec): boolean {
+  return (
+    row.run === spec.run &&
+    row.grid === spec.grid &&
+    row.point === spec.point &&
+    row.repeat === spec.repeat &&
+    row.seed === spec.seed &&
+    row.generator === spec.generator &&
+    row.n === spec.n &&
+    row.d === spec.d &&
+    row.margin === spec.margin &&
+    row.radius === spec.radius &&
+    row.offset === spec.offset &&
+    row.c === spec.c &&
+    row.bias === spec.bias &&
+    row.eta === spec.eta &&
+    row.init === spec.init &&
+    row.order === spec.order
+  );
+}
+
+function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeof planSweep>): RunReport {
+  const manifest = inspectResultFolder(outDir).manifest!;
+  const empty = { ok: 0, converged: 0, notConverged: 0, errors: manifest.errors, violatingRuns: 0 };
+  return {
+    outcome: "already-complete",
+    outDir,
+    threads,
+    counts: { runs: plan.runCount, points: plan.pointCount, recorded: manifest.recorded, reused: manifest.recorded, ...empty },
+    skipped: plan.skipped,
+    firstSummaries: [],
+    firstViolations: [],
+    firstErrors: [],
+    violationData: [],
+    wallSeconds: 0,
+  };
 }

@@ -1,0 +1,25 @@
+import type { RunSpec } from "../run/run-types.js";
+
+/**
+ * Faults a test can plant in the worker, by run index: throw an error, end the worker thread
+ * (process.exit in a worker ends only that thread), allocate without bound until the worker's memory
+ * limit kills it, or loop for ever. For tests of the pool's fault handling only; a real run has none.
+ */
+export interface TestFaults {
+  readonly throw?: readonly number[];
+  readonly exit?: readonly number[];
+  readonly allocate?: readonly number[];
+  readonly hang?: readonly number[];
+}
+
+export function injectFault(faults: TestFaults | undefined, spec: RunSpec): void {
+  if (faults === undefined) return;
+  if (faults.throw?.includes(spec.run)) throw new Error(`test fault: run ${spec.run} throws`);
+  if (faults.exit?.includes(spec.run)) process.exit(3);
+  if (faults.allocate?.includes(spec.run)) {
+    // Plain arrays live on V8's heap, which the worker's memory limit caps (typed arrays' buffers do not).
+    const hoard: number[][] = [];
+    for (;;) hoard.push(new Array<number>(1 << 16).fill(spec.run + 0.5));
+  }
+  if (faults.hang?.includes(spec.run)) for (;;);
+}

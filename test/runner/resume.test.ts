@@ -1,0 +1,150 @@
+import { existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/experiment/input-error.js";
+import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
+import { runExperiment, type RunExperimentOptions } from "../../src/runner/run-experiment.js";
+import { temporaryFolder } from "../helpers.js";
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+
+function loaded(source: Record<string, unknown>, hash = "a".repeat(64)): LoadedExperiment {
+  return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
+}
+
+const source = { name: "resume", seed: 3, repeats: 6, grid: { n: [20, 40], d: [2, 5], margin: [0.05, 0.2], init: ["zero", "normal:1"], order: ["cyclic", "shuffle"] } };
+const sweep = loaded(source);
+const RUNS = 192;
+const small = { threads: 2, batch: { maxRuns: 4 } } satisfies RunExperimentOptions;
+
+const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+const lines = (folder: string, file = "runs.jsonl") => readFileSync(join(folder, file), "utf8").split("\n").filter(Boolean);
+
+/** Runs until `after` runs are written, then aborts as Ctrl-C does. */
+async function interruptAfter(after: number, outDir: string, options: RunExperimentOptions = {}) {
+  const controller = new AbortController();
+  return runExperiment(sweep, {
+    ...small,
+    ...options,
+    outDir,
+    signal: controller.signal,
+    onProgress: (done) => {
+      if (done >= after) controller.abort();
+    },
+  });
+}
+
+describe("resume", () => {
+  const reference = temporaryFolder();
+  const clean = runExperiment(sweep, { ...small, outDir: reference });
+
+  it("stops handing out work when interrupted, writes a whole prefix, and resumes to identical tables", async () => {
+    await clean;
+    const outDir = temporaryFolder();
+    const report = await interruptAfter(20, outDir);
+    expect(report.outcome).toBe("interrupted");
+    expect(report.counts.recorded).toBeGreaterThanOrEqual(20);
+    expect(report.counts.recorded).toBeLessThan(RUNS);
+    const written = lines(outDir);
+    expect(written.map((line) => JSON.parse(line).run)).toEqual([...Array(report.counts.recorded).keys()]);
+    // summary.json stays a valid array, of complete points only.
+    const partial = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
+    expect(partial.length).toBe(Math.floor(report.counts.recorded / 6));
+    expect(JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")).status).toBe("interrupted");
+
+    const resumed = await runExperiment(sweep, { ...small, outDir, resume: true });
+    expect(resumed.outcome).toBe("complete");
+    expect(resumed.counts.reused).toBe(report.counts.recorded);
+    expect(tables(outDir)).toEqual(tables(reference));
+    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
+  });
+
+  it("drops a record torn by a kill, and survives a resume that was itself interrupted", async () => {
+    await clean;
+    const outDir = temporaryFolder();
+    await interruptAfter(40, outDir);
+    const jsonl = join(outDir, "runs.jsonl");
+    truncateSync(jsonl, readFileSync(jsonl).length - 25);
+    // The resume is interrupted too: runs.jsonl (new, partial) and runs.previous.jsonl both remain.
+    await interruptAfter(10, outDir, { resume: true });
+    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(true);
+    const final = await runExperiment(sweep, { ...small, outDir, resume: true });
+    expect(final.outcome).toBe("complete");
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+
+  it("refuses a line that is not its run's record, naming file and line", async () => {
+    await clean;
+    const outDir = temporaryFolder();
+    await interruptAfter(30, outDir);
+    const rows = lines(outDir);
+    rows[5] = rows[6]!;
+    writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
+    await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
+      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 6 is not the record of run 5; the result folder was changed by hand: --overwrite starts over`),
+    );
+  });
+
+  it("resumes a finished sweep as a no-op", async () => {
+    await clean;
+    const before = tables(reference);
+    const report = await runExperiment(sweep, { ...small, outDir: reference, resume: true });
+    expect(report.outcome).toBe("already-complete");
+    expect(tables(reference)).toEqual(before);
+  });
+
+  it("never overwrites results silently", async () => {
+    await clean;
+    await expect(runExperiment(sweep, { ...small, outDir: reference })).rejects.toThrow(
+      new InputError(`${reference} already holds results of resume (${RUNS} of ${RUNS} runs): add --resume to continue them, or --overwrite to replace them`),
+    );
+    const outDir = temporaryFolder();
+    await interruptAfter(10, outDir);
+    const again = await runExperiment(sweep, { ...small, outDir, overwrite: true });
+    expect(again.counts.reused).toBe(0);
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+
+  it("refuses to resume from a changed experiment file unless forced, then reuses the runs that still match", async () => {
+    await clean;
+    const outDir = temporaryFolder();
+    await interruptAfter(60, outDir);
+    const changed = loaded({ ...source, grid: { ...source.grid, margin: [0.05, 0.1, 0.2] } }, "b".repeat(64));
+    await expect(runExperiment(changed, { ...small, outDir, resume: true })).rejects.toThrow(
+      `${outDir} was made from a different experiment file (sha256 aaaaaaaaaaaa…, now bbbbbbbbbbbb…): --resume --force reuses the runs that still match it, --overwrite starts over`,
+    );
+    const forced = await runExperiment(changed, { ...small, outDir, resume: true, force: true });
+    expect(forced.counts.reused).toBeGreaterThan(0);
+    const fresh = temporaryFolder();
+    await runExperiment(changed, { ...small, outDir: fresh });
+    expect(tables(outDir)).toEqual(tables(fresh));
+  });
+});
+
+describe("faults inside the pool", () => {
+  it("turns a throwing, crashing, memory-hungry or hanging run into an error row, and keeps every other run", async () => {
+    const reference = temporaryFolder();
+    await runExperiment(sweep, { ...small, outDir: reference });
+    const outDir = temporaryFolder();
+    const faults = { throw: [3], exit: [50], allocate: [100], hang: [150] };
+    const report = await runExperiment(sweep, { ...small, outDir, faults, runTimeoutSeconds: 3, workerMemoryMb: 64 });
+    expect(report.counts).toMatchObject({ runs: RUNS, errors: 4, recorded: RUNS });
+    const rows = lines(outDir).map((line) => JSON.parse(line));
+    const clean = lines(reference).map((line) => JSON.parse(line));
+    expect(Object.fromEntries(rows.filter((row) => row.status === "error").map((row) => [row.run, row.error]))).toEqual({
+      3: "test fault: run 3 throws",
+      50: "the run's worker failed: worker exited with code: 3",
+      100: "the run's worker ran out of memory (limit 64 MB)",
+      150: "the run exceeded the time limit of 3 s",
+    });
+    rows.forEach((row, run) => {
+      if (row.status === "ok") expect(row).toEqual(clean[run]);
+      else expect({ seed: row.seed, generator: row.generator, n: row.n }).toEqual({ seed: clean[run].seed, generator: clean[run].generator, n: clean[run].n });
+    });
+
+    // --retry-errors reruns only the failed runs: the tables become those of a clean sweep.
+    const retried = await runExperiment(sweep, { ...small, outDir, resume: true, retryErrors: true });
+    expect(retried.counts).toMatchObject({ errors: 0, reused: RUNS - 4 });
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+});
