@@ -39,8 +39,8 @@ const NO_BOUNDS: BoundSet = { novikoff: null, snapp: null, hu: null, optimised: 
  *  3. Hu D² = ‖v − a_H ŵ*‖², a_H = (M + 1)/(2γ); a_H ŵ* = c ŵ with c = (M + 1)/(2a). Summed
  *     component by component, which stays accurate when v is close to a_H ŵ*.
  *  4. N(v) = [B + √(B² + 4γ²(‖v‖² − p²))]/(2γ²), B = M − 2γp, p = ŵ*·v. With q = ŵ·v:
- *     γp = a q / S, 4γ²(‖v‖² − p²) = 4a²(‖v‖² − q²/S)/S and 1/(2γ²) = S/(2a²). When B < 0 the sum
- *     B + √(B² + X) cancels; it is computed as X/(√(B² + X) − B) instead.
+ *     γp = a q / S, √X = 2a √(‖v‖² − q²/S) / √S and 1/(2γ²) = S/(2a²); √(B² + X) = hypot(B, √X). When
+ *     B < 0 the sum B + √(B² + X) cancels; it is computed as X/(√(B² + X) − B) instead.
  * A separator with a ≤ 0 does not separate the data: it gives no bound at all.
  */
 export function computeBounds(
@@ -85,9 +85,11 @@ export function computeBounds(
   const novikoff = zeroInit ? (m * s) / a2 : null;
   const snapp = Math.max(0, ((m - (2 * minInitDot) / eta) * s) / a2);
   const b = m - (2 * a * q) / s;
-  const x = (4 * a2 * Math.max(0, vNorm2 - (q * q) / s)) / s;
-  const root = Math.sqrt(b * b + x);
-  const numerator = b >= 0 ? b + root : x / (root - b);
+  // √X with X = 4γ²(‖v‖² − p²), and √(B² + X) by hypot: squaring B or X directly underflows to 0 on data
+  // near 1e-150 (halving N(0)) and overflows near 1e150.
+  const rootX = (2 * a * Math.sqrt(Math.max(0, vNorm2 - (q * q) / s))) / Math.sqrt(s);
+  const root = Math.hypot(b, rootX);
+  const numerator = b >= 0 ? b + root : rootX * (rootX / (root - b));
   const optimised = (numerator * s) / (2 * a2);
 
   const applicable = [novikoff, snapp, hu, optimised].filter((value): value is number => value !== null);

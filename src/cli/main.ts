@@ -6,6 +6,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { InputError } from "../experiment/input-error.js";
+import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { datasetBuilder, datasetHandler } from "./dataset-command.js";
 import { fitBuilder, fitHandler } from "./fit-command.js";
@@ -48,11 +49,13 @@ async function main(args: string[]): Promise<number> {
 
 function reportError(error: unknown, debug: boolean): number {
   const usage = error instanceof InputError || error instanceof UsageError;
+  // A data set beyond float64's range is said plainly; it is not a bug of the tool.
+  const expected = usage || error instanceof NumericalRangeError;
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`Error: ${message.split("\n")[0]}\n`);
   if (error instanceof UsageError) process.stderr.write("Run with --help for the options.\n");
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else if (!usage) process.stderr.write("(run again with --debug for the stack trace)\n");
+  else if (!expected) process.stderr.write("(run again with --debug for the stack trace)\n");
   return usage ? EXIT.usage : EXIT.failed;
 }
 

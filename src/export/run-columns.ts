@@ -35,4 +35,5 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   ...RATIO_COLUMNS,
   "bestRatio",
   "violations",
+  "nonFinite",
 ];

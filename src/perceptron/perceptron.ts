@@ -50,13 +50,19 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
       const row = permutation[k]! * dim;
       let dot = 0;
       for (let j = 0; j < dim; j++) dot += w[j]! * u[row + j]!;
-      if (dot <= 0) {
+      // dot <= 0, written so that NaN lands here too: an overflow (∞ − ∞) must not pass for a correct
+      // classification. The NaN test runs only on mistakes, so correct points pay nothing for it.
+      if (!(dot > 0)) {
+        if (dot !== dot) throw overflow(updates + mistakes);
         for (let j = 0; j < dim; j++) w[j]! += eta * u[row + j]!;
         mistakes++;
       }
     }
     updates += mistakes;
-    if (mistakes === 0) return { updates, epochs: epoch, converged: true, weights: w };
+    if (mistakes === 0) {
+      if (!w.every(Number.isFinite)) throw overflow(updates);
+      return { updates, epochs: epoch, converged: true, weights: w };
+    }
   }
   return { updates, epochs: maxEpochs, converged: false, weights: w };
 }
@@ -69,4 +75,15 @@ function shuffleInPlace(values: Int32Array, random: Uniform): void {
     values[i] = values[j]!;
     values[j] = tmp;
   }
+}
+
+/** The run left float64's range: its count would be meaningless. */
+export class NumericalRangeError extends RangeError {
+  override readonly name = "NumericalRangeError";
+}
+
+function overflow(updates: number): NumericalRangeError {
+  return new NumericalRangeError(
+    `float64 overflow after ${updates} updates: the weights or a dot product left the range of float64 (data or weights beyond about 1e154)`,
+  );
 }

@@ -4,6 +4,7 @@ import { parseInit } from "../perceptron/initial-weights.js";
 import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
+import { replaceNonFinite } from "./non-finite.js";
 import { SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
@@ -28,7 +29,7 @@ export function executeRun(spec: RunSpec): RunRow {
   const best = bestOf([bounds.planted?.best ?? null, bounds.optimal?.best ?? null]);
   const expected = expectedUpdates(spec);
   const missed = missesExpectation(spec, updates, converged, expected, bounds.optimal) ? 1 : 0;
-  return {
+  const row: RunRow = {
     ...identity(spec),
     status: "ok",
     error: null,
@@ -46,7 +47,10 @@ export function executeRun(spec: RunSpec): RunRow {
     bestBound: best,
     bestRatio: ratio(updates, converged, best),
     violations: countViolations(updates, bounds.planted) + countViolations(updates, bounds.optimal) + missed,
+    nonFinite: null,
   };
+  const { record, names } = replaceNonFinite(row);
+  return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
 }
 
 /**
@@ -90,6 +94,7 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
     bestBound: null,
     bestRatio: null,
     violations: null,
+    nonFinite: null,
   };
 }
 

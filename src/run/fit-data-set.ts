@@ -3,6 +3,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
 import { analyseDataSet, type LearnerOptions } from "./analyse-data-set.js";
 import { countViolations } from "./execute-run.js";
+import { replaceNonFinite } from "./non-finite.js";
 import type { OptimalStatus } from "./run-types.js";
 
 /** What `fit` reports for one perceptron run on a given data set. */
@@ -36,6 +37,8 @@ export interface FitReport {
   readonly bounds: BoundSet | null;
   /** Bounds the updates exceed: a bug if ever above 0. */
   readonly violations: number;
+  /** Quantities that left float64's range (reported as null). */
+  readonly nonFinite: string[];
 }
 
 /** One perceptron run on a data set, with every bound from its max-margin separator. */
@@ -43,7 +46,7 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
   const analysis = analyseDataSet(data, options);
   const { updates, epochs, converged, weights } = analysis.perceptron;
   const bounds = analysis.optimal?.bounds ?? null;
-  return {
+  const report = {
     n: data.n,
     d: data.d,
     bias: options.bias,
@@ -66,4 +69,9 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     bounds,
     violations: countViolations(updates, bounds),
   };
+  // Radius, margin and bounds can overflow (or be 0/0 after an underflow) on extreme data.
+  const top = replaceNonFinite(report);
+  const inner = bounds === null ? null : replaceNonFinite(bounds);
+  const nonFinite = [...top.names, ...(inner?.names.map((name) => `bounds.${name}`) ?? [])];
+  return { ...top.record, bounds: inner?.record ?? null, nonFinite };
 }

@@ -69,4 +69,6 @@ export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal"> & {
   readonly bestRatio: number | null;
   /** Bounds the run's updates exceed, plus 1 if it misses its expected count: a bug if ever above 0. */
   readonly violations: number | null;
+  /** Columns whose value left float64's range (overflow, or 0/0 after an underflow), written empty; space-separated. */
+  readonly nonFinite: string | null;
 } & { readonly [K in BoundColumn]: number | null } & { readonly [K in RatioColumn]: number | null };
