@@ -20,10 +20,11 @@ export function datasetHandler(argv: { experiment: string; run: number; out?: st
   const index = wholeNumberFlag("run", argv.run, 0, Number.MAX_SAFE_INTEGER);
   const { experiment } = loadExperiment(argv.experiment);
   const spec = findRun(experiment, index);
-  const csv = dataSetCsv(generateData(spec, createRandom(spec.seed, "data")));
+  const data = generateData(spec, createRandom(spec.seed, "data"));
+  const csv = dataSetCsv(data);
   if (argv.out === undefined) process.stdout.write(csv);
   else writeFileSync(argv.out, csv);
-  const replay = replayCommand(spec, argv.out ?? "<file>");
+  const replay = replayCommand(spec, data, argv.out ?? "<file>");
   process.stderr.write(`run ${spec.run}: ${spec.generator} n=${spec.n} d=${spec.d}, seed ${spec.seed}. Replay it with:\n  ${replay}\n`);
   return EXIT.ok;
 }

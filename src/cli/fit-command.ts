@@ -21,6 +21,7 @@ export function fitBuilder(yargs: Argv) {
     .option("order", { choices: ORDERS, describe: "Presentation order", default: EXPERIMENT_DEFAULTS.order })
     .option("seed", { type: "number", describe: "Seeds a random init and the shuffled order (a run's seed column replays it)", default: 1 })
     .option("max-epochs", { type: "number", describe: "Epoch cap", default: EXPERIMENT_DEFAULTS.maxEpochs })
+    .option("one-class", { type: "boolean", describe: "Accept data whose labels are all the same", default: false })
     .option("json", { type: "boolean", describe: "Print the report as JSON on stdout", default: false });
 }
 
@@ -32,6 +33,7 @@ interface FitArguments {
   order: string;
   seed: number;
   maxEpochs: number;
+  oneClass: boolean;
   json: boolean;
 }
 
@@ -41,7 +43,7 @@ export function fitHandler(argv: FitArguments): number {
   const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);
   const init = parseInit(String(argv.init), true);
   if ("error" in init) throw new UsageError(`--init ${JSON.stringify(String(argv.init))} ${init.error}`);
-  const data = readDataCsv(argv.data);
+  const data = readDataCsv(argv.data, { oneClass: argv.oneClass });
   const dim = argv.bias ? data.d + 1 : data.d;
   if (init.kind === "explicit" && init.weights.length !== dim) {
     const layout = argv.bias ? `${data.d} feature weights and the bias, last` : `${data.d} feature weights (no bias)`;

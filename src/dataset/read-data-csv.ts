@@ -13,12 +13,17 @@ export const LABEL_COLUMN = "label";
  * Reads a data CSV: a header row, a `label` column with −1/+1 (or 0/1, 0 meaning −1), every other column
  * a numeric feature. Every malformed input is an InputError naming the file, line and column.
  */
-export function readDataCsv(path: string): CsvDataSet {
-  const text = readInputFile(path, "data file");
-  return parseDataCsv(text, path);
+export interface ReadDataOptions {
+  /** Accept data whose labels are all the same (the three-point family is such data). */
+  readonly oneClass?: boolean;
 }
 
-export function parseDataCsv(text: string, path: string): CsvDataSet {
+export function readDataCsv(path: string, options: ReadDataOptions = {}): CsvDataSet {
+  const text = readInputFile(path, "data file");
+  return parseDataCsv(text, path, options);
+}
+
+export function parseDataCsv(text: string, path: string, options: ReadDataOptions = {}): CsvDataSet {
   const fail = (message: string): never => {
     throw new InputError(`${path}: ${message}`);
   };
@@ -76,6 +81,9 @@ export function parseDataCsv(text: string, path: string): CsvDataSet {
     });
   });
   if (zeroOne && minusOne) fail(`column "${LABEL_COLUMN}" mixes 0 and -1 as the negative label; use one convention`);
+  if (!options.oneClass && isOneClass(y)) {
+    fail(`every label is ${y[0]! > 0 ? "+1" : "-1"}: a classification needs both classes; --one-class accepts such data (the three-point family is one)`);
+  }
   return { n, d, x, y, planted: null, features };
 }
 
@@ -92,4 +100,9 @@ function parseLabel(cell: string): 1 | -1 | null {
     default:
       return null;
   }
+}
+
+/** All labels the same. */
+export function isOneClass(y: Int8Array): boolean {
+  return y.every((label) => label === y[0]);
 }

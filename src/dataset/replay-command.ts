@@ -1,9 +1,12 @@
+import type { DataSet } from "../generators/data-set.js";
 import type { RunSpec } from "../run/run-types.js";
+import { isOneClass } from "./read-data-csv.js";
 
 /** The `fit` command that replays a run on its data set written at `path`: same data, ŵ(0), order. */
-export function replayCommand(spec: RunSpec, path: string): string {
+export function replayCommand(spec: RunSpec, data: DataSet, path: string): string {
   return (
     `perceptron-lab fit --data ${path} ${spec.bias ? "--bias" : "--no-bias"} --eta ${spec.eta} ` +
-    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --max-epochs ${spec.maxEpochs}`
+    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --max-epochs ${spec.maxEpochs}` +
+    (isOneClass(data.y) ? " --one-class" : "")
   );
 }

@@ -34,7 +34,8 @@ export function writeViolationData(outDir: string, experiment: Experiment, rows:
     const spec = specOfRow(row, experiment);
     const data = join(VIOLATIONS_FOLDER, `run-${row.run}.csv`);
     const path = join(outDir, data);
-    writeFileSync(path, dataSetCsv(generateData(spec, createRandom(spec.seed, "data"))));
-    return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, path) };
+    const dataSet = generateData(spec, createRandom(spec.seed, "data"));
+    writeFileSync(path, dataSetCsv(dataSet));
+    return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, path) };
   });
 }

@@ -1,0 +1,35 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Argv } from "yargs";
+import { rerunExperiment } from "../runner/rerun-experiment.js";
+import { EXIT } from "./cli-error.js";
+import { MAX_THREADS } from "./run-command.js";
+import { wholeNumberFlag } from "./shared-options.js";
+
+export function rerunBuilder(yargs: Argv) {
+  return yargs
+    .positional("folder", { type: "string", describe: "A result folder written by run", demandOption: true })
+    .option("out", { type: "string", describe: "Where the rerun writes its tables", defaultDescription: "a new temporary folder" })
+    .option("threads", { type: "number", describe: `Worker threads (1 to ${MAX_THREADS})`, defaultDescription: "available parallelism" });
+}
+
+export async function rerunHandler(argv: { folder: string; out?: string; threads?: number }): Promise<number> {
+  const threads = argv.threads === undefined ? undefined : wholeNumberFlag("threads", argv.threads, 1, MAX_THREADS);
+  const outDir = argv.out ?? mkdtempSync(join(tmpdir(), "perceptron-lab-rerun-"));
+  const report = await rerunExperiment(argv.folder, outDir, threads);
+  if (report.toolChanged) {
+    const { then, now } = report.toolChanged;
+    const describe = (t: typeof then) => `${t.version}${t.git ? ` at ${t.git.commit.slice(0, 12)}${t.git.dirty ? " (dirty)" : ""}` : ""}`;
+    process.stderr.write(`note: ${argv.folder} was written by perceptron-lab ${describe(then)}; this is ${describe(now)}\n`);
+  }
+  if (report.identical) {
+    process.stdout.write(`identical: the rerun in ${outDir}/ reproduces ${argv.folder}/ byte for byte (runs.csv, runs.jsonl, summary.csv, summary.json)\n`);
+    return EXIT.ok;
+  }
+  for (const { file, line } of report.differences) {
+    process.stdout.write(`differs: ${file} ${line === null ? "(one file is a prefix of the other)" : `from line ${line}`}\n`);
+  }
+  process.stdout.write(`the rerun is in ${outDir}/\n`);
+  return EXIT.failed;
+}

@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../experiment/input-error.js";
+import { parseExperiment } from "../experiment/load-experiment.js";
+import { OUTPUT_FILES } from "../export/result-writer.js";
+import { runExperiment } from "./run-experiment.js";
+import { toolInfo, type ToolInfo } from "./tool-info.js";
+
+/** The four tables a rerun must reproduce byte for byte. */
+export const TABLE_FILES = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl, OUTPUT_FILES.summaryCsv, OUTPUT_FILES.summaryJson] as const;
+
+export interface TableDifference {
+  readonly file: string;
+  /** The first line that differs (1-based), or null when one file is a prefix of the other. */
+  readonly line: number | null;
+}
+
+export interface RerunReport {
+  readonly outDir: string;
+  readonly identical: boolean;
+  readonly differences: readonly TableDifference[];
+  /** The tool that wrote the original, and this one, when they differ (version or commit). */
+  readonly toolChanged: { readonly then: ToolInfo; readonly now: ToolInfo } | null;
+}
+
+/**
+ * Runs again the experiment a result folder's manifest records (its contents, not the file on disk,
+ * which may have changed) into `outDir`, and compares the four tables byte for byte.
+ */
+export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
+  const manifestPath = join(folder, OUTPUT_FILES.manifest);
+  if (!existsSync(manifestPath)) throw new InputError(`${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run`);
+  let manifest: { status: string; experiment: { path: string; hash: string; name: string; source: unknown }; tool: ToolInfo };
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  } catch (error) {
+    throw new InputError(`${manifestPath}: not valid JSON (${(error as Error).message})`);
+  }
+  if (manifest.status !== "complete") {
+    throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with run --resume before rerunning it`);
+  }
+  const { source, hash, name, path } = manifest.experiment;
+  const experiment = parseExperiment(source, name, `${manifestPath} (experiment)`);
+  await runExperiment({ path, experiment, source, hash }, { outDir, ...(threads === undefined ? {} : { threads }) });
+  const differences = TABLE_FILES.flatMap((file) => {
+    const difference = compareFiles(join(folder, file), join(outDir, file));
+    return difference === undefined ? [] : [{ file, line: difference }];
+  });
+  const now = toolInfo();
+  const then = manifest.tool;
+  const changed = then.version !== now.version || then.git?.commit !== now.git?.commit || then.git?.dirty !== now.git?.dirty;
+  return { outDir, identical: differences.length === 0, differences, toolChanged: changed ? { then, now } : null };
+}
+
+/** undefined when equal; else the first differing line (1-based), null when one is a prefix of the other. */
+function compareFiles(a: string, b: string): number | null | undefined {
+  if (!existsSync(a)) return 1;
+  const left = readFileSync(a, "utf8");
+  const right = readFileSync(b, "utf8");
+  if (left === right) return undefined;
+  const l = left.split("\n");
+  const r = right.split("\n");
+  for (let i = 0; i < Math.min(l.length, r.length); i++) if (l[i] !== r[i]) return i + 1;
+  return null;
+}

@@ -1,0 +1,93 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../helpers.js";
+
+/** The real command line, compiled (npm test builds it first). */
+function cli(args: readonly string[]) {
+  const result = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+const recorded = (folder: string) => (existsSync(join(folder, "runs.jsonl")) ? readFileSync(join(folder, "runs.jsonl"), "utf8").split("\n").length - 1 : 0);
+
+/** A sweep of a few seconds: small margins in 20 dimensions, the runs of a grid point a few ms each. */
+function slowExperiment(folder: string): string {
+  const path = join(folder, "slow.json");
+  writeFileSync(path, JSON.stringify({ name: "slow", repeats: 12, grid: { n: 1000, d: 20, margin: [0.005, 0.01], offset: [0, 0.2], order: ["cyclic", "shuffle"] } }));
+  return path;
+}
+
+/** Starts a run, waits until it has written some runs, sends `signal`, and resolves with its exit code and stderr. */
+async function runAndSignal(args: readonly string[], outDir: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  for (let waited = 0; recorded(outDir) === 0 && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  child.kill(signal);
+  return { code: await exited, stderr };
+}
+
+describe("interruption through the command line", () => {
+  const folder = temporaryFolder();
+  const experiment = slowExperiment(folder);
+  const reference = join(folder, "reference");
+  const referenceRun = cli(["run", experiment, "--out", reference, "--quiet"]);
+
+  it("stops at Ctrl-C with exit code 130 and the resume command, and resumes to identical tables", async () => {
+    expect(referenceRun.code).toBe(0);
+    const outDir = join(folder, "interrupted");
+    const { code, stderr } = await runAndSignal(["run", experiment, "--out", outDir], outDir, "SIGINT");
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/Interrupted: \d+ of 96 runs written to /);
+    expect(stderr).toContain(`perceptron-lab run ${experiment} --out ${outDir} --resume`);
+    expect(JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")).status).toBe("interrupted");
+    const resumed = cli(["run", experiment, "--out", outDir, "--resume"]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/slow: 96 runs \(\d+ reused from before\)/);
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+
+  it("loses at most the runs in flight to SIGKILL, and resumes to identical tables", async () => {
+    const outDir = join(folder, "killed");
+    const { code } = await runAndSignal(["run", experiment, "--out", outDir, "--quiet"], outDir, "SIGKILL");
+    expect(code).toBeNull();
+    expect(recorded(outDir)).toBeGreaterThan(0);
+    expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+
+  it("reruns a result folder from its manifest and finds it identical", () => {
+    const rerun = cli(["rerun", reference, "--out", join(folder, "rerun")]);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain("identical: the rerun in");
+    writeFileSync(join(reference, "summary.csv"), readFileSync(join(reference, "summary.csv"), "utf8").replace(",planted,", ",changed,"));
+    const differs = cli(["rerun", reference, "--out", join(folder, "rerun-2")]);
+    expect(differs).toMatchObject({ code: 1 });
+    expect(differs.stdout).toContain("differs: summary.csv from line 2");
+  });
+});
+
+describe("usage mistakes of run and rerun", () => {
+  const folder = temporaryFolder();
+
+  it("refuses contradictory or out-of-range flags, and huge sweeps without --yes", () => {
+    expect(cli(["run", "--resume", "--overwrite"])).toMatchObject({ code: 2, stderr: "Error: --resume and --overwrite: choose one (continue the results, or replace them)\nRun with --help for the options.\n" });
+    expect(cli(["run", "--retry-errors"]).stderr).toContain("Error: --retry-errors goes with --resume");
+    expect(cli(["run", "--run-timeout", "0"]).stderr).toContain("Error: --run-timeout 0: must be a finite number greater than 0");
+    expect(cli(["run", "--worker-memory", "10"]).stderr).toContain("Error: --worker-memory 10: must be a whole number from 64 to 1048576");
+    const huge = join(folder, "huge.json");
+    writeFileSync(huge, JSON.stringify({ repeats: 5_000_001, grid: { n: 10, d: 2, margin: [0.1, 0.2] } }));
+    const refused = cli(["run", huge, "--out", join(folder, "never")]);
+    expect(refused).toMatchObject({ code: 2, stderr: `Error: ${huge}: the sweep has 10,000,002 runs, more than 10,000,000: add --yes if you mean it\nRun with --help for the options.\n` });
+    expect(existsSync(join(folder, "never"))).toBe(false);
+  });
+
+  it("refuses to rerun a folder without a manifest", () => {
+    expect(cli(["rerun", folder])).toMatchObject({ code: 2, stderr: `Error: ${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run\n` });
+  });
+});
