@@ -37,13 +37,13 @@ interface FitArguments {
   json: boolean;
 }
 
-export function fitHandler(argv: FitArguments): number {
+export async function fitHandler(argv: FitArguments): Promise<number> {
   const eta = positiveNumberFlag("eta", argv.eta);
   const seed = wholeNumberFlag("seed", argv.seed, 0, Number.MAX_SAFE_INTEGER);
   const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);
   const init = parseInit(String(argv.init), true);
   if ("error" in init) throw new UsageError(`--init ${JSON.stringify(String(argv.init))} ${init.error}`);
-  const data = readDataCsv(argv.data, { oneClass: argv.oneClass });
+  const data = await readDataCsv(argv.data, { oneClass: argv.oneClass });
   const dim = argv.bias ? data.d + 1 : data.d;
   if (init.kind === "explicit" && init.weights.length !== dim) {
     const layout = argv.bias ? `${data.d} feature weights and the bias, last` : `${data.d} feature weights (no bias)`;

@@ -22,8 +22,8 @@ async function main(args: string[]): Promise<number> {
     .command("run [experiment]", "Run an experiment's sweep and write its result tables", runBuilder, async (argv) => {
       exitCode = await runHandler(argv as never);
     })
-    .command("fit", "Run the perceptron once on a CSV data set", fitBuilder, (argv) => {
-      exitCode = fitHandler(argv as never);
+    .command("fit", "Run the perceptron once on a CSV data set", fitBuilder, async (argv) => {
+      exitCode = await fitHandler(argv as never);
     })
     .command("dataset <experiment>", "Write the exact data set of one run as CSV", datasetBuilder, (argv) => {
       exitCode = datasetHandler(argv as never);

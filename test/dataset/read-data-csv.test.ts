@@ -28,37 +28,56 @@ const CATALOGUE: [string, string, string][] = [
 
 describe("parseDataCsv: one line per mistake, naming line and column", () => {
   for (const [what, text, message] of CATALOGUE) {
-    it(what, () => {
-      expect(() => parseDataCsv(text, "d.csv")).toThrow(InputError);
-      expect(() => parseDataCsv(text, "d.csv")).toThrow(message);
+    it(what, async () => {
+      await expect(parseDataCsv(text, "d.csv")).rejects.toThrow(InputError);
+      await expect(parseDataCsv(text, "d.csv")).rejects.toThrow(message);
     });
   }
 });
 
 describe("parseDataCsv", () => {
-  it("reads features in column order with the label anywhere, 0 meaning -1", () => {
-    const data = parseDataCsv("label,b,a\n1,2,3\n0,4.5,-6e-3\n", "d.csv");
+  it("reads features in column order with the label anywhere, 0 meaning -1", async () => {
+    const data = await parseDataCsv("label,b,a\n1,2,3\n0,4.5,-6e-3\n", "d.csv");
     expect(data.features).toEqual(["b", "a"]);
     expect(Array.from(data.x)).toEqual([2, 3, 4.5, -0.006]);
     expect(Array.from(data.y)).toEqual([1, -1]);
     expect(data.planted).toBeNull();
   });
 
-  it("accepts one class when asked", () => {
-    expect(Array.from(parseDataCsv("x,label\n1,0\n2,0\n", "d.csv", { oneClass: true }).y)).toEqual([-1, -1]);
+  it("accepts one class when asked", async () => {
+    expect(Array.from((await parseDataCsv("x,label\n1,0\n2,0\n", "d.csv", { oneClass: true })).y)).toEqual([-1, -1]);
   });
 
-  it("names a missing file", () => {
-    expect(() => readDataCsv("/nonexistent/d.csv")).toThrow(new InputError("/nonexistent/d.csv: cannot read the data file (ENOENT)"));
+  it("names the line even past blank lines and quoted line breaks", async () => {
+    await expect(parseDataCsv('x,y,label\n\n"1",2,1\n\n3,"4\n",1\n5,six,-1\n', "d.csv")).rejects.toThrow('d.csv: line 7, column "y": "six" is not a number');
+  });
+
+  it("grows past its first buffer", async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `${i},${-i},${i % 2 ? 1 : -1}`);
+    const data = await parseDataCsv(`a,b,label\n${rows.join("\n")}\n`, "d.csv");
+    expect(data.n).toBe(3000);
+    expect([data.x[5998], data.x[5999], data.y[2999]]).toEqual([2999, -2999, 1]);
+  });
+
+  it("keeps every value of rows wider than its first buffer (d = 5000)", async () => {
+    const d = 5000;
+    const header = [...Array.from({ length: d }, (_, j) => `x${j}`), "label"].join(",");
+    const rows = [0, 1, 2].map((i) => [...Array.from({ length: d }, (_, j) => i * d + j), i === 1 ? -1 : 1].join(","));
+    const data = await parseDataCsv(`${header}\n${rows.join("\n")}\n`, "d.csv");
+    expect(Array.from(data.x)).toEqual(Array.from({ length: 3 * d }, (_, k) => k));
+  });
+
+  it("names a missing file", async () => {
+    await expect(readDataCsv("/nonexistent/d.csv")).rejects.toThrow(new InputError("/nonexistent/d.csv: cannot read the data file (ENOENT)"));
   });
 });
 
 describe("dataSetCsv", () => {
-  it("round-trips a data set exactly", () => {
+  it("round-trips a data set exactly", async () => {
     const data = generatePlanted({ n: 30, d: 4, margin: 0.1, radius: 1, offset: 0.2 }, createRandom(5, "data"));
     const path = join(temporaryFolder(), "round-trip.csv");
     writeFileSync(path, dataSetCsv(data));
-    const back = readDataCsv(path);
+    const back = await readDataCsv(path);
     expect(back.x).toEqual(data.x);
     expect(back.y).toEqual(data.y);
     expect(back.features).toEqual(["x1", "x2", "x3", "x4"]);

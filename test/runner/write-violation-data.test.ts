@@ -11,7 +11,7 @@ import { specOfRow, writeViolationData } from "../../src/runner/write-violation-
 import { temporaryFolder } from "../helpers.js";
 
 describe("writeViolationData", () => {
-  it("writes a violating run's data set where fit replays it to the same count", () => {
+  it("writes a violating run's data set where fit replays it to the same count", async () => {
     const experiment = parseExperiment({ name: "v", repeats: 3, maxEpochs: 5000, grid: { n: 40, d: 3, margin: 0.1, offset: 0.2, init: "normal:1", order: "shuffle" } }, "v");
     const spec = findRun(experiment, 2);
     const row = { ...executeRun(spec), violations: 1 };
@@ -24,7 +24,7 @@ describe("writeViolationData", () => {
     expect(record!.replay).toBe(
       `perceptron-lab fit --data ${join(outDir, "violations", "run-2.csv")} --bias --eta 1 --init normal:1 --order shuffle --seed ${spec.seed} --max-epochs 5000`,
     );
-    const replay = fitDataSet(readDataCsv(join(outDir, record!.data)), {
+    const replay = fitDataSet(await readDataCsv(join(outDir, record!.data)), {
       bias: true,
       eta: 1,
       init: parseInit("normal:1") as InitSpec,
