@@ -9,6 +9,9 @@ import { EXIT, UsageError } from "./cli-error.js";
 import { DEFAULT_EXPERIMENT, defaultExperimentPath, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
+/** A sweep larger than this is probably a typo in a grid: it needs --yes. */
+export const MAX_RUNS_UNASKED = 10_000_000;
+export const DEFAULT_WORKER_MEMORY_MB = 4096;
 
 export function runBuilder(yargs: Argv) {
   return yargs
@@ -33,10 +36,6 @@ export function runBuilder(yargs: Argv) {
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
-
-/** A sweep larger than this is probably a typo in a grid: it needs --yes. */
-export const MAX_RUNS_UNASKED = 10_000_000;
-export const DEFAULT_WORKER_MEMORY_MB = 4096;
 
 interface RunArguments {
   experiment?: string;

@@ -252,7 +252,8 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
     clearResults(outDir);
     return null;
   }
-  const what = state.manifest === null ? "results" : `results of ${state.manifest.name} (${state.manifest.recorded} of ${state.manifest.runs} runs)`;
+  const m = state.manifest;
+  const what = m === null ? "results" : `results of ${m.name} (${m.status === "complete" ? `${m.runs} of ${m.runs} runs` : "an unfinished sweep"})`;
   if (!options.resume) {
     throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
   }

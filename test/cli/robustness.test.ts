@@ -46,6 +46,10 @@ describe("interruption through the command line", () => {
     expect(stderr).toMatch(/Interrupted: \d+ of 96 runs written to /);
     expect(stderr).toContain(`perceptron-lab run ${experiment} --out ${outDir} --resume`);
     expect(JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")).status).toBe("interrupted");
+    expect(cli(["run", experiment, "--out", outDir])).toMatchObject({
+      code: 2,
+      stderr: `Error: ${outDir} already holds results of slow (an unfinished sweep): add --resume to continue them, or --overwrite to replace them\n`,
+    });
     const resumed = cli(["run", experiment, "--out", outDir, "--resume"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/slow: 96 runs \(\d+ reused from before\)/);
