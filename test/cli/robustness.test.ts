@@ -22,13 +22,16 @@ function slowExperiment(folder: string): string {
 }
 
 /** Starts a run, waits until it has written some runs, sends `signal`, and resolves with its exit code and stderr. */
-async function runAndSignal(args: readonly string[], outDir: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+async function runAndSignal(args: readonly string[], outDir: string, signal: NodeJS.Signals, times = 1): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   for (let waited = 0; recorded(outDir) === 0 && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-  child.kill(signal);
+  for (let k = 0; k < times; k++) {
+    child.kill(signal);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
   return { code: await exited, stderr };
 }
 
@@ -61,6 +64,15 @@ describe("interruption through the command line", () => {
     const { code } = await runAndSignal(["run", experiment, "--out", outDir, "--quiet"], outDir, "SIGKILL");
     expect(code).toBeNull();
     expect(recorded(outDir)).toBeGreaterThan(0);
+    expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);
+    expect(tables(outDir)).toEqual(tables(reference));
+  });
+
+  it("quits at once on a second Ctrl-C, leaving only whole records to resume from", async () => {
+    const outDir = join(folder, "twice");
+    const { code, stderr } = await runAndSignal(["run", experiment, "--out", outDir], outDir, "SIGINT", 2);
+    expect(code).toBe(130);
+    expect(stderr).toContain("Interrupted twice: quitting now. --resume continues from the runs written.");
     expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);
     expect(tables(outDir)).toEqual(tables(reference));
   });
