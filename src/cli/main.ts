@@ -10,6 +10,7 @@ import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { datasetBuilder, datasetHandler } from "./dataset-command.js";
 import { fitBuilder, fitHandler } from "./fit-command.js";
+import { mergeBuilder, mergeHandler } from "./merge-command.js";
 import { rerunBuilder, rerunHandler } from "./rerun-command.js";
 import { runBuilder, runHandler } from "./run-command.js";
 
@@ -28,11 +29,14 @@ async function main(args: string[]): Promise<number> {
     .command("dataset <experiment>", "Write the exact data set of one run as CSV", datasetBuilder, (argv) => {
       exitCode = datasetHandler(argv as never);
     })
+    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, (argv) => {
+      exitCode = mergeHandler(argv as never);
+    })
     .command("rerun <folder>", "Run a result folder's experiment again from its manifest and compare the tables", rerunBuilder, async (argv) => {
       exitCode = await rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
-    .demandCommand(1, "Name a command: run, fit, dataset or rerun")
+    .demandCommand(1, "Name a command: run, fit, dataset, merge or rerun")
     .strict()
     .recommendCommands()
     .help()

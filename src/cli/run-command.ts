@@ -6,7 +6,7 @@ import type { RunRow } from "../run/run-types.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { DEFAULT_EXPERIMENT, defaultExperimentPath, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_EXPERIMENT, defaultExperimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
 /** A sweep larger than this is probably a typo in a grid: it needs --yes. */
@@ -33,6 +33,7 @@ export function runBuilder(yargs: Argv) {
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the result folder", default: false })
     .option("run-timeout", { type: "number", describe: "Seconds a batch of runs may take before its runs are retried one by one, and a run that still overruns becomes an error row", defaultDescription: "none" })
     .option("worker-memory", { type: "number", describe: "Heap limit of each worker thread, in MB; a run that exceeds it becomes an error row", default: DEFAULT_WORKER_MEMORY_MB })
+    .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
@@ -47,6 +48,7 @@ interface RunArguments {
   overwrite: boolean;
   runTimeout?: number;
   workerMemory: number;
+  shard?: string;
   yes: boolean;
   quiet: boolean;
 }
@@ -57,6 +59,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const runTimeoutSeconds = argv.runTimeout === undefined ? undefined : positiveNumberFlag("run-timeout", argv.runTimeout);
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
+  const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
   const path = argv.experiment === undefined || argv.experiment === DEFAULT_EXPERIMENT ? defaultExperimentPath() : argv.experiment;
   const loaded = loadExperiment(path);
   const { experiment } = loaded;
@@ -80,13 +83,15 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       workerMemoryMb,
       ...(runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds }),
       signal: interruption.signal,
+      ...(shard === undefined ? {} : { shard }),
       argv: process.argv.slice(2),
       onProgress: progressPrinter(info),
     });
   } finally {
     interruption.release();
   }
-  const resumeCommand = `perceptron-lab run ${path} --out ${report.outDir} --resume`;
+  const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
+  const resumeCommand = `perceptron-lab run ${path} --out ${report.outDir}${shardFlag} --resume`;
   if (report.outcome === "already-complete") {
     const errors = report.counts.errors;
     info(`${report.outDir} is complete (${report.counts.recorded} runs): nothing to resume.${errors > 0 ? ` ${errors} runs are errors: --retry-errors runs them again.` : ""}`);
@@ -99,8 +104,9 @@ export async function runHandler(argv: RunArguments): Promise<number> {
     process.stderr.write(`Interrupted: ${report.counts.recorded} of ${report.counts.runs} runs written to ${report.outDir}/. Resume with:\n  ${resumeCommand}\n`);
     return EXIT.interrupted;
   }
-  process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
-  info(closingLine(experiment.name, report));
+  if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
+  info(closingLine(shard === undefined ? experiment.name : `${experiment.name} shard ${shard.index}/${shard.count}`, report));
+  if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);
   return reportProblems(report);
 }
 
@@ -140,7 +146,7 @@ function progressPrinter(info: (text: string) => void): (done: number, total: nu
   };
 }
 
-function closingLine(name: string, report: RunReport): string {
+export function closingLine(name: string, report: RunReport): string {
   const c = report.counts;
   const reused = c.reused > 0 ? ` (${c.reused} reused from before)` : "";
   return (
@@ -151,7 +157,7 @@ function closingLine(name: string, report: RunReport): string {
 }
 
 /** Errors and violations make the command fail (exit 1), after every table has been written. */
-function reportProblems(report: RunReport): number {
+export function reportProblems(report: RunReport): number {
   const c = report.counts;
   if (c.violatingRuns > 0) {
     const runs = report.firstViolations.slice(0, 5).map(describeRun).join("; ");

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../runner/tool-info.js";
+import type { Shard } from "../sweep/shard.js";
 import { UsageError } from "./cli-error.js";
 
 export const DEFAULT_EXPERIMENT = "experiments/quick.json";
@@ -25,4 +26,36 @@ export function positiveNumberFlag(flag: string, value: unknown): number {
     throw new UsageError(`--${flag} ${String(value)}: must be a finite number greater than 0`);
   }
   return number;
+}
+
+/**
+ * --shard: `i/n` (from 1, as vitest and jest count), or `auto` from a job array's environment: Slurm
+ * (SLURM_ARRAY_TASK_ID, counted from SLURM_ARRAY_TASK_MIN, default 0, over SLURM_ARRAY_TASK_COUNT) or a
+ * Kubernetes Indexed Job (JOB_COMPLETION_INDEX, from 0; the count as `auto/<n>`, since Kubernetes does
+ * not put the completions in the environment).
+ */
+export function parseShard(text: string, env: NodeJS.ProcessEnv = process.env): Shard {
+  const auto = /^auto(?:\/(\d+))?$/.exec(text);
+  if (auto) {
+    const given = auto[1] === undefined ? undefined : Number(auto[1]);
+    if (env.SLURM_ARRAY_TASK_ID !== undefined) {
+      const count = given ?? Number(env.SLURM_ARRAY_TASK_COUNT);
+      const index = Number(env.SLURM_ARRAY_TASK_ID) - Number(env.SLURM_ARRAY_TASK_MIN ?? 0) + 1;
+      return checkShard(`auto (Slurm task ${env.SLURM_ARRAY_TASK_ID})`, index, count);
+    }
+    if (env.JOB_COMPLETION_INDEX !== undefined) {
+      if (given === undefined) throw new UsageError("--shard auto: a Kubernetes Indexed Job needs the number of shards, as --shard auto/<completions>");
+      return checkShard(`auto (JOB_COMPLETION_INDEX ${env.JOB_COMPLETION_INDEX})`, Number(env.JOB_COMPLETION_INDEX) + 1, given);
+    }
+    throw new UsageError("--shard auto: found neither SLURM_ARRAY_TASK_ID (Slurm job array) nor JOB_COMPLETION_INDEX (Kubernetes Indexed Job) in the environment");
+  }
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match) throw new UsageError(`--shard ${text}: use i/n (i from 1 to n), auto or auto/<n>`);
+  return checkShard(text, Number(match[1]), Number(match[2]));
+}
+
+function checkShard(what: string, index: number, count: number): Shard {
+  if (!Number.isSafeInteger(count) || count < 1) throw new UsageError(`--shard ${what}: the number of shards must be a whole number from 1 (got ${count})`);
+  if (!Number.isSafeInteger(index) || index < 1 || index > count) throw new UsageError(`--shard ${what}: the shard must be from 1 to ${count} (got ${index})`);
+  return { index, count };
 }

@@ -21,11 +21,13 @@ export const OUTPUT_FILES = {
 export class ResultWriter {
   readonly #runsJsonl: LineFile;
   readonly #runsCsv: LineFile;
-  readonly #summaryJson: LineFile;
-  readonly #summaryCsv: LineFile;
-  #summaries = 0;
+  readonly #summaryJson: LineFile | null;
+  readonly #summaryCsv: LineFile | null;
+  /** Summary rows written so far; null when this folder has no summaries. */
+  #summaries: number | null;
 
-  constructor(readonly outDir: string) {
+  /** `summaries: false` writes no summary files (a shard's grid points may be split with other shards). */
+  constructor(readonly outDir: string, options: { readonly summaries?: boolean } = {}) {
     try {
       mkdirSync(outDir, { recursive: true });
     } catch (error) {
@@ -33,8 +35,9 @@ export class ResultWriter {
     }
     this.#runsJsonl = new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
     this.#runsCsv = new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
-    this.#summaryJson = new LineFile(join(outDir, OUTPUT_FILES.summaryJson));
-    this.#summaryCsv = new LineFile(join(outDir, OUTPUT_FILES.summaryCsv));
+    this.#summaries = options.summaries === false ? null : 0;
+    this.#summaryJson = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryJson));
+    this.#summaryCsv = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryCsv));
     this.#runsCsv.write(runsCsvHeader());
   }
 
@@ -44,21 +47,26 @@ export class ResultWriter {
   }
 
   writeSummary(row: SummaryRow): void {
-    if (this.#summaries === 0) this.#summaryCsv.write(summaryCsvHeader(row));
-    this.#summaryCsv.write(summaryCsvLine(row));
-    this.#summaryJson.write(summaryJsonItem(row, this.#summaries));
+    if (this.#summaries === null) return;
+    if (this.#summaries === 0) this.#summaryCsv!.write(summaryCsvHeader(row));
+    this.#summaryCsv!.write(summaryCsvLine(row));
+    this.#summaryJson!.write(summaryJsonItem(row, this.#summaries));
     this.#summaries++;
+  }
+
+  #tables(): LineFile[] {
+    return [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv].filter((file): file is LineFile => file !== null);
   }
 
   /** Flushes every table and syncs it to disk. */
   sync(): void {
-    for (const file of [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv]) file.sync();
+    for (const file of this.#tables()) file.sync();
   }
 
   /** Closes the tables; summary.json is a valid JSON array only after this. */
   close(): void {
-    this.#summaryJson.write(summaryJsonEnd(this.#summaries));
-    for (const file of [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv]) file.close();
+    if (this.#summaries !== null) this.#summaryJson!.write(summaryJsonEnd(this.#summaries));
+    for (const file of this.#tables()) file.close();
   }
 
   writeManifest(manifest: unknown): void {

@@ -5,48 +5,71 @@ import { LineReader } from "../export/read-lines.js";
 import type { RunRow } from "../run/run-types.js";
 
 /**
- * The rows a previous invocation recorded, read lazily in run order: row i is line i. A record torn by
- * a kill is dropped by the reader; any other line that is not the record of its run means the file was
- * changed by hand, and is refused.
+ * Rows recorded in a runs.jsonl-like file, read lazily: one record per line, in increasing run order
+ * (every run of a sweep, or a shard's runs). A record torn by a kill is dropped by the reader; any other
+ * line that is not a record in order means the file was changed by hand, and is refused by name.
  */
-export class RecordedRuns {
+export class RecordStream {
   readonly #lines: Iterator<string>;
-  #next = 0;
-  #done = false;
+  #line = 0;
+  #previousRun = -1;
+  /** The next record, not yet taken; undefined before the first read, null at the end. */
+  #head: RunRow | null | undefined;
 
   constructor(readonly path: string) {
     this.#lines = new LineReader(path)[Symbol.iterator]();
   }
 
-  /** The recorded row of run `index` (indices must come in increasing order), or null. */
-  rowAt(index: number): RunRow | null {
-    while (!this.#done && this.#next <= index) {
-      const line = this.#lines.next();
-      if (line.done) {
-        this.#done = true;
-        return null;
-      }
-      const row = parseRecord(line.value, this.#next, this.path);
-      this.#next++;
-      if (row.run === index) return row;
+  peek(): RunRow | null {
+    if (this.#head === undefined) this.#head = this.#read();
+    return this.#head;
+  }
+
+  take(): RunRow | null {
+    const row = this.peek();
+    this.#head = undefined;
+    return row;
+  }
+
+  #read(): RunRow | null {
+    const next = this.#lines.next();
+    if (next.done) return null;
+    this.#line++;
+    let row: RunRow;
+    try {
+      row = JSON.parse(next.value) as RunRow;
+    } catch {
+      throw corrupt(this.path, this.#line, "is not JSON");
     }
-    return null;
+    if (row === null || typeof row !== "object" || !Number.isInteger(row.run) || row.run <= this.#previousRun) {
+      throw corrupt(this.path, this.#line, `is not a run record in order (after run ${this.#previousRun})`);
+    }
+    this.#previousRun = row.run;
+    return row;
   }
 }
 
-function parseRecord(line: string, expected: number, path: string): RunRow {
-  let row: RunRow;
-  try {
-    row = JSON.parse(line) as RunRow;
-  } catch {
-    throw corrupt(path, expected, "is not JSON");
+/** The recorded rows of a previous invocation, asked for by run index in increasing order. */
+export class RecordedRuns {
+  readonly #stream: RecordStream;
+
+  constructor(path: string) {
+    this.#stream = new RecordStream(path);
   }
-  if (row === null || typeof row !== "object" || row.run !== expected) throw corrupt(path, expected, `is not the record of run ${expected}`);
-  return row;
+
+  /** The recorded row of run `index`, or null; records of runs never asked for are skipped. */
+  rowAt(index: number): RunRow | null {
+    let head = this.#stream.peek();
+    while (head !== null && head.run < index) {
+      this.#stream.take();
+      head = this.#stream.peek();
+    }
+    return head !== null && head.run === index ? this.#stream.take() : null;
+  }
 }
 
-function corrupt(path: string, index: number, what: string): InputError {
-  return new InputError(`${path}: line ${index + 1} ${what}; the result folder was changed by hand: --overwrite starts over`);
+function corrupt(path: string, line: number, what: string): InputError {
+  return new InputError(`${path}: line ${line} ${what}; the result folder was changed by hand: --overwrite starts over`);
 }
 
 /**
@@ -66,15 +89,18 @@ export function consolidateRecords(runsJsonl: string, previous: string): string 
   }
   const temporary = `${previous}.tmp`;
   const out = new LineFile(temporary);
-  const newest = new LineReader(runsJsonl)[Symbol.iterator]();
-  const oldest = new LineReader(previous)[Symbol.iterator]();
-  for (let index = 0; ; index++) {
-    const a = newest.next();
-    const b = oldest.next();
-    if (a.done && b.done) break;
-    const line = a.done ? b.value : a.value;
-    parseRecord(line, index, a.done ? previous : runsJsonl);
-    out.write(`${line}\n`);
+  const newest = new RecordStream(runsJsonl);
+  const oldest = new RecordStream(previous);
+  for (;;) {
+    const a = newest.peek();
+    const b = oldest.peek();
+    if (a === null && b === null) break;
+    if (b === null || (a !== null && a.run <= b.run)) {
+      if (b !== null && a!.run === b.run) oldest.take();
+      out.write(`${JSON.stringify(newest.take())}\n`);
+    } else {
+      out.write(`${JSON.stringify(oldest.take())}\n`);
+    }
   }
   out.close();
   renameSync(temporary, previous);

@@ -18,6 +18,8 @@ export interface ManifestSummary {
   /** Runs recorded so far (all of them when complete). */
   readonly recorded: number;
   readonly errors: number;
+  /** The shard the folder holds, or null for a whole sweep. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
 }
 
 export interface FolderState {
@@ -53,6 +55,7 @@ function readManifestSummary(outDir: string): ManifestSummary | null {
       runs: manifest.counts.runs,
       recorded: manifest.counts.recorded ?? manifest.counts.runs,
       errors: manifest.counts.errors,
+      shard: manifest.shard ?? null,
     };
   } catch {
     throw new InputError(`${path}: not a manifest this tool wrote; --overwrite starts over`);

@@ -1,19 +1,19 @@
 import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { PointSummariser } from "../aggregate/point-summariser.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
-import { TABLE_ROWS } from "../export/summary-table.js";
-import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../pool/make-batches.js";
+import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
 import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
+import { shardRuns, type Shard } from "../sweep/shard.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import { clearResults, inspectResultFolder, PREVIOUS_RUNS, type ManifestSummary } from "./result-folder.js";
+import { TableSink, type SinkCounts } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 
@@ -41,21 +41,16 @@ export interface RunExperimentOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Faults planted in the workers, for tests. */
   readonly faults?: TestFaults;
+  /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
+  readonly shard?: Shard;
 }
 
-export interface RunCounts {
+export interface RunCounts extends SinkCounts {
+  /** Runs of this invocation: the sweep's, or its shard's. */
   readonly runs: number;
   readonly points: number;
-  /** Runs written to the tables (all of them unless interrupted). */
-  readonly recorded: number;
-  /** Of those, taken from a previous invocation. */
+  /** Of the recorded runs, those taken from a previous invocation. */
   readonly reused: number;
-  readonly ok: number;
-  readonly converged: number;
-  readonly notConverged: number;
-  readonly errors: number;
-  /** Runs with at least one violated bound or a missed exact count. */
-  readonly violatingRuns: number;
 }
 
 export type RunOutcome = "complete" | "interrupted" | "already-complete";
@@ -75,12 +70,6 @@ export interface RunReport {
   readonly violationData: readonly ViolationRecord[];
   readonly wallSeconds: number;
 }
-
-/** How many failed runs the report keeps, and how many violating runs' data sets are written. */
-const KEEP = 5;
-const KEEP_VIOLATIONS = 20;
-/** Synced to disk at least this often (and at the end): a kill loses at most the runs since. */
-const SYNC_EVERY_MS = 1000;
 
 /**
  * Runs an experiment's sweep through the worker pool and writes its result folder.
@@ -109,64 +98,29 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     // Enough batches that every thread gets several, even when each run is cheap.
     maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
-  const writer = new ResultWriter(outDir);
+  const shard = options.shard ?? null;
+  const runs = () => (shard === null ? plan.runs() : shardRuns(plan.runs(), shard));
+  const runCount = shard === null ? plan.runCount : countOf(runs());
+  const writer = new ResultWriter(outDir, { summaries: shard === null });
   const manifest = (status: ManifestSummary["status"], extra: Record<string, unknown>) =>
     writer.writeManifest({
       status,
       tool: toolInfo(),
       experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
       resolved: experiment,
+      shard,
       options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false },
       skipped: plan.skipped,
       startedAt: startedAt.toISOString(),
       ...extra,
     });
-  manifest("running", { counts: { runs: plan.runCount, recorded: 0, errors: 0 } });
+  manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
 
-  const summariser = new PointSummariser();
-  const firstSummaries: SummaryRow[] = [];
-  const firstViolations: RunRow[] = [];
-  const firstErrors: RunRow[] = [];
-  let ok = 0;
-  let converged = 0;
-  let errors = 0;
-  let violatingRuns = 0;
-  let done = 0;
+  const sink = new TableSink(writer, shard === null);
   let reused = 0;
-  let lastSync = Date.now();
-
-  const keepSummary = (summary: SummaryRow | null) => {
-    if (summary === null) return;
-    writer.writeSummary(summary);
-    if (firstSummaries.length < TABLE_ROWS) firstSummaries.push(summary);
-  };
-  const consume = (rows: readonly RunRow[]) => {
-    for (const row of rows) {
-      writer.writeRun(row);
-      if (row.status === "ok") {
-        ok++;
-        if (row.converged) converged++;
-      } else {
-        errors++;
-        if (firstErrors.length < KEEP) firstErrors.push(row);
-      }
-      if ((row.violations ?? 0) > 0) {
-        violatingRuns++;
-        if (firstViolations.length < KEEP_VIOLATIONS) firstViolations.push(row);
-      }
-      keepSummary(summariser.add(row));
-    }
-    done += rows.length;
-    if (Date.now() - lastSync >= SYNC_EVERY_MS) {
-      writer.sync();
-      lastSync = Date.now();
-    }
-    options.onProgress?.(done, plan.runCount);
-  };
-
-  // The sweep in order: each run is recorded already (and reused) or still to do.
+  // The sweep (or shard) in order: each run is recorded already (and reused) or still to do.
   function* items(): Generator<SweepItem> {
-    for (const spec of plan.runs()) {
+    for (const spec of runs()) {
       const row = recorded?.rowAt(spec.run) ?? null;
       yield row !== null && reusable(row, spec) ? { recorded: row } : { spec };
     }
@@ -183,6 +137,10 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
     const window: Promise<RunRow[]>[] = [];
     const limit = threads * 3;
+    const consume = (rows: readonly RunRow[]) => {
+      sink.write(rows);
+      options.onProgress?.(sink.counts.recorded, runCount);
+    };
     for (const segment of makeSegments(items(), batchOptions)) {
       if (options.signal?.aborted) {
         interrupted = true;
@@ -202,22 +160,11 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   }
 
   // An interrupted sweep writes the summaries of the points it completed, not of the one it was in.
-  if (!interrupted) keepSummary(summariser.finish());
-  writer.close();
+  sink.close(!interrupted);
   const endedAt = new Date();
-  const counts: RunCounts = {
-    runs: plan.runCount,
-    points: plan.pointCount,
-    recorded: done,
-    reused,
-    ok,
-    converged,
-    notConverged: ok - converged,
-    errors,
-    violatingRuns,
-  };
+  const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
-  const violationData = writeViolationData(outDir, experiment, firstViolations);
+  const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
   if (!interrupted && previous !== null) rmSync(previous.path, { force: true });
   manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds });
   return {
@@ -226,12 +173,18 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     threads,
     counts,
     skipped: plan.skipped,
-    firstSummaries,
-    firstViolations,
-    firstErrors,
+    firstSummaries: sink.firstSummaries,
+    firstViolations: sink.firstViolations,
+    firstErrors: sink.firstErrors,
     violationData,
     wallSeconds,
   };
+}
+
+function countOf(items: Iterable<unknown>): number {
+  let count = 0;
+  for (const _ of items) count++;
+  return count;
 }
 
 interface Previous {
@@ -265,6 +218,10 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
       `${outDir} was made from a different experiment file (sha256 ${manifest.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
         "--resume --force reuses the runs that still match it, --overwrite starts over",
     );
+  }
+  const shardText = (shard: Shard | null | undefined) => (shard ? `shard ${shard.index}/${shard.count}` : "the whole sweep");
+  if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
+    throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or --overwrite`);
   }
   if (manifest?.status === "complete" && manifest.hash === loaded.hash && !(options.retryErrors && manifest.errors > 0)) return "already-complete";
   const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
@@ -302,7 +259,7 @@ function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeo
     outcome: "already-complete",
     outDir,
     threads,
-    counts: { runs: plan.runCount, points: plan.pointCount, recorded: manifest.recorded, reused: manifest.recorded, ...empty },
+    counts: { runs: manifest.runs, points: plan.pointCount, recorded: manifest.recorded, reused: manifest.recorded, ...empty },
     skipped: plan.skipped,
     firstSummaries: [],
     firstViolations: [],

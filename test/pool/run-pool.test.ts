@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_BATCH_OPTIONS, estimateRunCost, makeBatches } from "../../src/pool/make-batches.js";
+import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
+import { DEFAULT_BATCH_OPTIONS, makeBatches } from "../../src/sweep/make-segments.js";
 import { RunPool } from "../../src/pool/run-pool.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";

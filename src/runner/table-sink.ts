@@ -1,0 +1,92 @@
+import { PointSummariser } from "../aggregate/point-summariser.js";
+import type { SummaryRow } from "../aggregate/summary-types.js";
+import { ResultWriter } from "../export/result-writer.js";
+import { TABLE_ROWS } from "../export/summary-table.js";
+import type { RunRow } from "../run/run-types.js";
+
+/** How many failed runs are kept for the message, and how many violating runs' data sets are written. */
+const KEEP_ERRORS = 5;
+const KEEP_VIOLATIONS = 20;
+/** Synced to disk at least this often (and at the end): a kill loses at most the rows since. */
+const SYNC_EVERY_MS = 1000;
+
+export interface SinkCounts {
+  /** Rows written. */
+  readonly recorded: number;
+  readonly ok: number;
+  readonly converged: number;
+  readonly notConverged: number;
+  readonly errors: number;
+  /** Runs with at least one violated bound or a missed exact count. */
+  readonly violatingRuns: number;
+}
+
+/**
+ * Where rows go, in sweep order: the result folder's tables (through the one writer), streaming
+ * per-point summaries, and the counts and first failures a report needs.
+ */
+export class TableSink {
+  readonly #writer: ResultWriter;
+  readonly #summariser: PointSummariser | null;
+  readonly firstSummaries: SummaryRow[] = [];
+  readonly firstViolations: RunRow[] = [];
+  readonly firstErrors: RunRow[] = [];
+  #ok = 0;
+  #converged = 0;
+  #errors = 0;
+  #violating = 0;
+  #recorded = 0;
+  #lastSync = Date.now();
+
+  /** `summaries: false` for a shard, whose grid points may be split with other shards. */
+  constructor(readonly writer: ResultWriter, summaries = true) {
+    this.#writer = writer;
+    this.#summariser = summaries ? new PointSummariser() : null;
+  }
+
+  write(rows: readonly RunRow[]): void {
+    for (const row of rows) {
+      this.#writer.writeRun(row);
+      if (row.status === "ok") {
+        this.#ok++;
+        if (row.converged) this.#converged++;
+      } else {
+        this.#errors++;
+        if (this.firstErrors.length < KEEP_ERRORS) this.firstErrors.push(row);
+      }
+      if ((row.violations ?? 0) > 0) {
+        this.#violating++;
+        if (this.firstViolations.length < KEEP_VIOLATIONS) this.firstViolations.push(row);
+      }
+      this.#summary(this.#summariser?.add(row) ?? null);
+    }
+    this.#recorded += rows.length;
+    if (Date.now() - this.#lastSync >= SYNC_EVERY_MS) {
+      this.#writer.sync();
+      this.#lastSync = Date.now();
+    }
+  }
+
+  /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */
+  close(complete: boolean): void {
+    if (complete) this.#summary(this.#summariser?.finish() ?? null);
+    this.#writer.close();
+  }
+
+  get counts(): SinkCounts {
+    return {
+      recorded: this.#recorded,
+      ok: this.#ok,
+      converged: this.#converged,
+      notConverged: this.#ok - this.#converged,
+      errors: this.#errors,
+      violatingRuns: this.#violating,
+    };
+  }
+
+  #summary(summary: SummaryRow | null): void {
+    if (summary === null) return;
+    this.#writer.writeSummary(summary);
+    if (this.firstSummaries.length < TABLE_ROWS) this.firstSummaries.push(summary);
+  }
+}

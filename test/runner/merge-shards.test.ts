@@ -1,0 +1,88 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseShard } from "../../src/cli/shared-options.js";
+import { InputError } from "../../src/experiment/input-error.js";
+import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
+import { mergeShards } from "../../src/runner/merge-shards.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
+import { planSweep } from "../../src/sweep/plan-sweep.js";
+import { shardRuns } from "../../src/sweep/shard.js";
+import { temporaryFolder } from "../helpers.js";
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+
+function loaded(source: Record<string, unknown>, hash: string): LoadedExperiment {
+  return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
+}
+
+const source = { name: "shards", repeats: 5, grid: [{ n: [20, 80], d: [2, 10], margin: [0.02, 0.1, 0.3], order: ["cyclic", "shuffle"] }, { generator: "hadamard", n: [8, 64] }] };
+const sweep = loaded(source, "c".repeat(64));
+
+describe("shards", () => {
+  it("split the sweep by expected cost, every run in exactly one shard", () => {
+    const plan = planSweep(sweep.experiment);
+    const shards = [1, 2, 3, 4].map((index) => [...shardRuns(plan.runs(), { index, count: 4 })]);
+    expect(shards.flat().map((spec) => spec.run).sort((a, b) => a - b)).toEqual([...Array(plan.runCount).keys()]);
+    const costs = shards.map((specs) => specs.reduce((sum, spec) => sum + estimateRunCost(spec), 0));
+    const heaviest = Math.max(...[...plan.runs()].map(estimateRunCost));
+    // Greedy least-loaded: no shard exceeds another by more than the heaviest single run.
+    expect(Math.max(...costs) - Math.min(...costs)).toBeLessThanOrEqual(heaviest);
+  });
+
+  it("merge into tables byte-identical to an unsharded run", async () => {
+    const full = temporaryFolder();
+    await runExperiment(sweep, { threads: 2, outDir: full });
+    const folder = temporaryFolder();
+    const dirs = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
+    for (const [k, dir] of dirs.entries()) await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 } });
+    const report = mergeShards(join(folder, "merged"), [dirs[2]!, dirs[0]!, dirs[1]!]);
+    expect(report.counts).toMatchObject({ runs: 130, recorded: 130, errors: 0 });
+    expect(tables(join(folder, "merged"))).toEqual(tables(full));
+    const manifest = JSON.parse(readFileSync(join(folder, "merged", "manifest.json"), "utf8"));
+    expect(manifest).toMatchObject({ status: "complete", shard: null, mergedFrom: dirs });
+
+    // Refusals, each naming what is wrong.
+    expect(() => mergeShards(join(folder, "m1"), [dirs[0]!, dirs[2]!])).toThrow(new InputError("shard 2/3 missing"));
+    expect(() => mergeShards(join(folder, "m2"), [dirs[0]!, dirs[0]!, dirs[1]!])).toThrow(new InputError(`${dirs[0]} and ${dirs[0]} are both shard 1/3`));
+    expect(() => mergeShards(join(folder, "merged"), dirs)).toThrow(new InputError(`${join(folder, "merged")} already holds results: --overwrite replaces them`));
+    expect(() => mergeShards(join(folder, "m3"), [full])).toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
+    const other = join(folder, "other");
+    await runExperiment(loaded({ ...source, seed: 9 }, "d".repeat(64)), { threads: 1, outDir: other, shard: { index: 2, count: 3 } });
+    expect(() => mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).toThrow(
+      `${other} is a shard of a different experiment file than ${dirs[0]} (sha256 dddddddddddd… against cccccccccccc…)`,
+    );
+    const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
+    writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
+    expect(() => mergeShards(join(folder, "m5"), dirs)).toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
+  });
+
+  it("refuse to resume a folder as another shard", async () => {
+    const dir = temporaryFolder();
+    await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: 1, count: 2 } });
+    await expect(runExperiment(sweep, { threads: 1, outDir: dir, resume: true, shard: { index: 2, count: 2 } })).rejects.toThrow(
+      `${dir} holds shard 1/2, not shard 2/2: resume it as it was, or --overwrite`,
+    );
+  });
+});
+
+describe("parseShard", () => {
+  it("reads i/n from 1, and auto from Slurm or Kubernetes job arrays", () => {
+    expect(parseShard("2/5", {})).toEqual({ index: 2, count: 5 });
+    expect(parseShard("auto", { SLURM_ARRAY_TASK_ID: "3", SLURM_ARRAY_TASK_MIN: "1", SLURM_ARRAY_TASK_COUNT: "8" })).toEqual({ index: 3, count: 8 });
+    expect(parseShard("auto", { SLURM_ARRAY_TASK_ID: "0", SLURM_ARRAY_TASK_COUNT: "4" })).toEqual({ index: 1, count: 4 });
+    expect(parseShard("auto/6", { JOB_COMPLETION_INDEX: "5" })).toEqual({ index: 6, count: 6 });
+  });
+
+  it("names what is wrong", () => {
+    expect(() => parseShard("3/2", {})).toThrow("--shard 3/2: the shard must be from 1 to 2 (got 3)");
+    expect(() => parseShard("0/2", {})).toThrow("--shard 0/2: the shard must be from 1 to 2 (got 0)");
+    expect(() => parseShard("1/0", {})).toThrow("--shard 1/0: the number of shards must be a whole number from 1 (got 0)");
+    expect(() => parseShard("half", {})).toThrow("--shard half: use i/n (i from 1 to n), auto or auto/<n>");
+    expect(() => parseShard("auto", {})).toThrow("--shard auto: found neither SLURM_ARRAY_TASK_ID (Slurm job array) nor JOB_COMPLETION_INDEX (Kubernetes Indexed Job) in the environment");
+    expect(() => parseShard("auto", { JOB_COMPLETION_INDEX: "0" })).toThrow("--shard auto: a Kubernetes Indexed Job needs the number of shards, as --shard auto/<completions>");
+    expect(() => parseShard("auto/4", { JOB_COMPLETION_INDEX: "4" })).toThrow("--shard auto (JOB_COMPLETION_INDEX 4): the shard must be from 1 to 4 (got 5)");
+  });
+});
