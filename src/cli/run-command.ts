@@ -6,6 +6,7 @@ import type { RunRow } from "../run/run-types.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { createProgress, isInteractive } from "./progress.js";
 import { DEFAULT_EXPERIMENT, defaultExperimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
@@ -35,7 +36,7 @@ export function runBuilder(yargs: Argv) {
     .option("worker-memory", { type: "number", describe: "Heap limit of each worker thread, in MB; a run that exceeds it becomes an error row", default: DEFAULT_WORKER_MEMORY_MB })
     .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
-    .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
+    .option("quiet", { type: "boolean", describe: "Print only the final table and errors (no progress)", default: false });
 }
 
 interface RunArguments {
@@ -71,6 +72,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
     if (!argv.quiet) process.stderr.write(`${text}\n`);
   };
   const interruption = interruptOnSignals(info);
+  const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });
   let report: RunReport;
   try {
     report = await runExperiment(loaded, {
@@ -85,9 +87,10 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       signal: interruption.signal,
       ...(shard === undefined ? {} : { shard }),
       argv: process.argv.slice(2),
-      onProgress: progressPrinter(info),
+      onProgress: (done, total) => progress.update(done, total),
     });
   } finally {
+    progress.stop();
     interruption.release();
   }
   const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
@@ -132,17 +135,6 @@ function interruptOnSignals(info: (text: string) => void): { signal: AbortSignal
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     },
-  };
-}
-
-function progressPrinter(info: (text: string) => void): (done: number, total: number) => void {
-  let last = Date.now();
-  return (done, total) => {
-    const now = Date.now();
-    if (now - last >= 2000 && done < total) {
-      last = now;
-      info(`${done}/${total} runs`);
-    }
   };
 }
 
