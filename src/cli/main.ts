@@ -8,6 +8,7 @@ import { hideBin } from "yargs/helpers";
 import { InputError } from "../experiment/input-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { EXIT, UsageError } from "./cli-error.js";
+import { compareBuilder, compareHandler } from "./compare-command.js";
 import { datasetBuilder, datasetHandler } from "./dataset-command.js";
 import { fitBuilder, fitHandler } from "./fit-command.js";
 import { mergeBuilder, mergeHandler } from "./merge-command.js";
@@ -32,11 +33,14 @@ async function main(args: string[]): Promise<number> {
     .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, (argv) => {
       exitCode = mergeHandler(argv as never);
     })
+    .command("compare <baseline> <current>", "Compare two result folders point by point, for CI regression checks", compareBuilder, (argv) => {
+      exitCode = compareHandler(argv as never);
+    })
     .command("rerun <folder>", "Run a result folder's experiment again from its manifest and compare the tables", rerunBuilder, async (argv) => {
       exitCode = await rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
-    .demandCommand(1, "Name a command: run, fit, dataset, merge or rerun")
+    .demandCommand(1, "Name a command: run, fit, dataset, merge, compare or rerun")
     .strict()
     .recommendCommands()
     .help()

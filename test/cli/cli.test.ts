@@ -82,11 +82,26 @@ describe("perceptron-lab run", () => {
     expect(cli(["run", "--threads", "0"])).toMatchObject({ code: 2, stderr: "Error: --threads 0: must be a whole number from 1 to 256\nRun with --help for the options.\n" });
     expect(cli(["run", "--threads", "1.5"]).stderr).toContain("Error: --threads 1.5: must be a whole number from 1 to 256");
     expect(cli(["run", "--thread", "2"])).toMatchObject({ code: 2, stderr: "Error: Unknown argument: thread\nRun with --help for the options.\n" });
-    expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit, dataset, merge or rerun\nRun with --help for the options.\n" });
+    expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit, dataset, merge, compare or rerun\nRun with --help for the options.\n" });
     expect(cli(["dataset", "experiments/quick.json", "--run", "240"])).toMatchObject({
       code: 2,
       stderr: "Error: --run 240: the sweep has 240 runs, numbered 0 to 239\n",
     });
+  });
+});
+
+describe("perceptron-lab compare", () => {
+  it("passes a folder against itself (exit 0, Markdown or JSON), and refuses a bad rule (exit 2)", () => {
+    const folder = temporaryFolder();
+    expect(cli(["run", "experiments/quick.json", "--out", join(folder, "a"), "--quiet"]).code).toBe(0);
+    const markdown = cli(["compare", join(folder, "a"), join(folder, "a"), "--fail", "median:updates:5%", "--fail", "p90:ratio.best:0.01"]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain("### perceptron-lab compare: PASS");
+    expect(markdown.stdout).toContain("48 grid points matched, 2 rules each: 96 checks pass, 0 fail, 0 inconclusive.");
+    const json = JSON.parse(cli(["compare", join(folder, "a"), join(folder, "a"), "--json"]).stdout);
+    expect(json).toMatchObject({ result: "pass", rules: ["median:updates:5%"], matchedPoints: 48 });
+    expect(cli(["compare", join(folder, "a"), join(folder, "a"), "--fail", "median:updates"])).toMatchObject({ code: 2 });
+    expect(cli(["compare", join(folder, "a"), join(folder, "missing")]).stderr).toBe(`Error: ${join(folder, "missing")}: no manifest.json; compare needs a complete result folder written by run (or merge)\n`);
   });
 });
 
