@@ -12,6 +12,7 @@ import { compareBuilder, compareHandler } from "./compare-command.js";
 import { datasetBuilder, datasetHandler } from "./dataset-command.js";
 import { fitBuilder, fitHandler } from "./fit-command.js";
 import { mergeBuilder, mergeHandler } from "./merge-command.js";
+import { reportBuilder, reportHandler } from "./report-command.js";
 import { rerunBuilder, rerunHandler } from "./rerun-command.js";
 import { runBuilder, runHandler } from "./run-command.js";
 
@@ -30,17 +31,20 @@ async function main(args: string[]): Promise<number> {
     .command("dataset <experiment>", "Write the exact data set of one run as CSV", datasetBuilder, (argv) => {
       exitCode = datasetHandler(argv as never);
     })
-    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, (argv) => {
-      exitCode = mergeHandler(argv as never);
+    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, async (argv) => {
+      exitCode = await mergeHandler(argv as never);
     })
     .command("compare <baseline> <current>", "Compare two result folders point by point, for CI regression checks", compareBuilder, (argv) => {
       exitCode = compareHandler(argv as never);
+    })
+    .command("report <folder>", "Write report.html (plots and the summary table), report.md and plots/*.svg", reportBuilder, async (argv) => {
+      exitCode = await reportHandler(argv as never);
     })
     .command("rerun <folder>", "Run a result folder's experiment again from its manifest and compare the tables", rerunBuilder, async (argv) => {
       exitCode = await rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
-    .demandCommand(1, "Name a command: run, fit, dataset, merge, compare or rerun")
+    .demandCommand(1, "Name a command: run, fit, dataset, merge, compare, report or rerun")
     .strict()
     .recommendCommands()
     .help()

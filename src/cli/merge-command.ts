@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";
+import { writeReport } from "../report/write-report.js";
 import { mergeShards } from "../runner/merge-shards.js";
 import { closingLine, reportProblems } from "./run-command.js";
 
@@ -8,12 +9,17 @@ export function mergeBuilder(yargs: Argv) {
     .positional("out", { type: "string", describe: "The result folder to write", demandOption: true })
     .positional("shards", { type: "string", array: true, describe: "The shard folders, every shard of one sweep", demandOption: true })
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the output folder", default: false })
+    .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ (--no-report: skip)", default: true })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
 
-export function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; quiet: boolean }): number {
+export async function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; report: boolean; quiet: boolean }): Promise<number> {
   const report = mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite });
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${argv.shards.length} shards`, report)}\n`);
+  if (argv.report) {
+    const page = await writeReport(argv.out);
+    if (!argv.quiet) process.stderr.write(`Report: ${page}\n`);
+  }
   return reportProblems(report);
 }

@@ -3,6 +3,7 @@ import type { Argv } from "yargs";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
+import { writeReport } from "../report/write-report.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -36,6 +37,7 @@ export function runBuilder(yargs: Argv) {
     .option("worker-memory", { type: "number", describe: "Heap limit of each worker thread, in MB; a run that exceeds it becomes an error row", default: DEFAULT_WORKER_MEMORY_MB })
     .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
+    .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ at the end (--no-report: skip)", default: true })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors (no progress)", default: false });
 }
 
@@ -50,6 +52,7 @@ interface RunArguments {
   runTimeout?: number;
   workerMemory: number;
   shard?: string;
+  report: boolean;
   yes: boolean;
   quiet: boolean;
 }
@@ -109,6 +112,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   }
   if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   info(closingLine(shard === undefined ? experiment.name : `${experiment.name} shard ${shard.index}/${shard.count}`, report));
+  if (shard === undefined && argv.report) info(`Report: ${await writeReport(report.outDir)}`);
   if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);
   return reportProblems(report);
 }

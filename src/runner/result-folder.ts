@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { REPORT_FILES } from "../report/write-report.js";
 import { VIOLATIONS_FOLDER } from "./write-violation-data.js";
 
 /** The rows an interrupted or resumed invocation recorded, kept until the next one has rewritten them. */
@@ -28,7 +29,7 @@ export interface FolderState {
   readonly manifest: ManifestSummary | null;
 }
 
-const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`];
+const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, REPORT_FILES.html, REPORT_FILES.markdown];
 
 export function inspectResultFolder(outDir: string): FolderState {
   const hasResults = OWN_FILES.some((file) => existsSync(join(outDir, file))) || existsSync(join(outDir, VIOLATIONS_FOLDER));
@@ -39,6 +40,7 @@ export function inspectResultFolder(outDir: string): FolderState {
 export function clearResults(outDir: string): void {
   for (const file of OWN_FILES) rmSync(join(outDir, file), { force: true });
   rmSync(join(outDir, VIOLATIONS_FOLDER), { recursive: true, force: true });
+  rmSync(join(outDir, REPORT_FILES.plots), { recursive: true, force: true });
 }
 
 function readManifestSummary(outDir: string): ManifestSummary | null {

@@ -1,0 +1,53 @@
+import type { SummaryRow } from "../aggregate/summary-types.js";
+import { REPORT_COLUMNS } from "./summary-columns.js";
+
+export interface RenderedPlot {
+  readonly title: string;
+  readonly caption: string;
+  readonly svg: string;
+}
+
+/** How many grid points the page's table shows; all are in report.md and summary.csv. */
+export const HTML_TABLE_ROWS = 500;
+
+/**
+ * report.html: one self-contained page (inline SVG, inline CSS, no script, nothing fetched) with the
+ * plots and the summary table.
+ */
+export function reportHtml(title: string, description: string | null, facts: readonly string[], plots: readonly RenderedPlot[], summary: readonly SummaryRow[]): string {
+  const rows = summary.slice(0, HTML_TABLE_ROWS);
+  const more = summary.length > rows.length ? `<p>${summary.length - rows.length} more grid points in report.md and summary.csv.</p>` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escape(title)}</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+figure { margin: 2rem 0; } figcaption { color: #555; max-width: 60rem; }
+table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
+th { background: #f3f3f3; } td:nth-child(-n+10) { text-align: left; }
+</style>
+</head>
+<body>
+<h1>${escape(title)}</h1>
+${description ? `<p>${escape(description)}</p>` : ""}
+<ul>${facts.map((fact) => `<li>${escape(fact)}</li>`).join("")}</ul>
+${plots.map((plot) => `<figure><h2>${escape(plot.title)}</h2>\n${plot.svg}\n<figcaption>${escape(plot.caption)}</figcaption></figure>`).join("\n")}
+<h2>Summary</h2>
+<p>Medians over each grid point's converged runs; bounds marked * come from the max-margin separator, best is the smallest bound over both separators.</p>
+<table>
+<thead><tr>${REPORT_COLUMNS.map((column) => `<th>${escape(column.title)}</th>`).join("")}</tr></thead>
+<tbody>
+${rows.map((row) => `<tr>${REPORT_COLUMNS.map((column) => `<td>${escape(column.value(row))}</td>`).join("")}</tr>`).join("\n")}
+</tbody>
+</table>
+${more}
+</body>
+</html>
+`;
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}

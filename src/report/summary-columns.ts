@@ -1,0 +1,30 @@
+import type { SummaryRow } from "../aggregate/summary-types.js";
+
+/** The columns of the report's summary tables (HTML and Markdown): parameters, then medians. */
+export const REPORT_COLUMNS: readonly { readonly title: string; readonly value: (row: SummaryRow) => string }[] = [
+  { title: "point", value: (row) => String(row.point) },
+  { title: "generator", value: (row) => row.generator },
+  { title: "n", value: (row) => String(row.n) },
+  { title: "d", value: (row) => String(row.d) },
+  { title: "margin", value: (row) => number(row.margin ?? row.c) },
+  { title: "offset", value: (row) => number(row.offset) },
+  { title: "bias", value: (row) => (row.bias ? "yes" : "no") },
+  { title: "η", value: (row) => number(row.eta) },
+  { title: "ŵ(0)", value: (row) => row.init },
+  { title: "order", value: (row) => row.order },
+  { title: "converged", value: (row) => `${row.converged}/${row.runs}` },
+  { title: "updates (median)", value: (row) => number(row.updates.median) },
+  { title: "updates (p90)", value: (row) => number(row.updates.p90) },
+  { title: "γ*", value: (row) => number(row.optimalMargin.median) },
+  { title: "Novikoff*", value: (row) => number(row.optimalNovikoffBound.median) },
+  { title: "Snapp*", value: (row) => number(row.optimalSnappBound.median) },
+  { title: "Hu*", value: (row) => number(row.optimalHuBound.median) },
+  { title: "N(v)*", value: (row) => number(row.optimalOptimisedBound.median) },
+  { title: "best", value: (row) => number(row.bestBound.median) },
+  { title: "updates / best", value: (row) => number(row.bestRatio.median) },
+];
+
+function number(value: number | null): string {
+  if (value === null) return "-";
+  return Number.isInteger(value) ? String(value) : Number(value.toPrecision(4)).toString();
+}
