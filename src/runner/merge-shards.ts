@@ -97,9 +97,7 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
     threads: 0,
     counts,
     skipped: plan.skipped,
-    firstSummaries: sink.firstSummaries,
-    firstViolations: sink.firstViolations,
-    firstErrors: sink.firstErrors,
+    ...sink.kept,
     violationData,
     wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
   };

@@ -173,9 +173,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     threads,
     counts,
     skipped: plan.skipped,
-    firstSummaries: sink.firstSummaries,
-    firstViolations: sink.firstViolations,
-    firstErrors: sink.firstErrors,
+    ...sink.kept,
     violationData,
     wallSeconds,
   };

@@ -73,6 +73,11 @@ export class TableSink {
     this.#writer.close();
   }
 
+  /** What a report keeps of the rows: the first summaries (for the printed table), violations and errors. */
+  get kept(): { firstSummaries: SummaryRow[]; firstViolations: RunRow[]; firstErrors: RunRow[] } {
+    return { firstSummaries: this.firstSummaries, firstViolations: this.firstViolations, firstErrors: this.firstErrors };
+  }
+
   get counts(): SinkCounts {
     return {
       recorded: this.#recorded,
