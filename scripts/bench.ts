@@ -1,57 +1,135 @@
 /**
- * npm run bench [-- --json]: timings of the costly steps, measured here and never asserted in a test.
- * Prints a table; with --json, one JSON object as the last line of output.
+ * npm run bench [-- --json] [-- --full]: the figures of the speed work, measured here and never asserted
+ * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
+ * line of output. Medians of several repetitions after a warm-up.
  *
- * maxMargin: the max-margin QP (quadprog, with polishing and the duality certificate) per run, against
- * n and d, on planted data (margin 0.1, radius 1, offset 0.3, with bias), seeded as in a run with the
- * perceptron's converged weights, beside the perceptron's own time on the same data (cyclic, ŵ(0) = 0)
- * and the ratio of the two.
+ * kernel      multiply-adds per second of the perceptron's epoch loop on one thread, counting n·d per
+ *             epoch, on fixed non-separable data (random labels, so every epoch runs) of n = 20 000,
+ *             d = 500 (large) and n = 2 000, d = 100 (small).
+ * generation  random values per second of the planted generator (n·d per data set).
+ * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
+ *             run, beside the perceptron on the same data.
+ * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) through
+ *             runExperiment at 1 and 2 threads, the speedup, and the pool's efficiency: the 1-thread
+ *             sweep against a plain in-process loop over the same runs.
+ * memory      (--full only) peak RSS of the process (coordinator and its worker threads, which share
+ *             it) for a sweep of 1 000 000 small runs.
  */
-import { cpus } from "node:os";
+import { rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
+import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { trainPerceptron } from "../src/perceptron/perceptron.js";
 import { createRandom } from "../src/random/seeded-random.js";
+import { executeRun } from "../src/run/execute-run.js";
+import { runExperiment } from "../src/runner/run-experiment.js";
+import { planSweep } from "../src/sweep/plan-sweep.js";
 
-/** Median milliseconds of `repeats` calls of `task` (each on its own input), after one warm-up call. */
-function medianMs<T>(inputs: readonly T[], task: (input: T) => unknown): number {
-  task(inputs[0]!);
-  const times = inputs.map((input) => {
-    const start = process.hrtime.bigint();
-    task(input);
-    return Number(process.hrtime.bigint() - start) / 1e6;
-  });
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+const json = process.argv.includes("--json");
+const full = process.argv.includes("--full");
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-const SIZES = [
-  { n: 100, d: 10, repeats: 21 },
-  { n: 1000, d: 50, repeats: 9 },
-  { n: 10000, d: 100, repeats: 3 },
-] as const;
-
-const maxMargin = SIZES.map(({ n, d, repeats }) => {
-  const inputs = Array.from({ length: repeats }, (_, seed) =>
-    toLearnerCoordinates(generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0.3 }, createRandom(seed, "data")), true),
+/** Median seconds of `repeats` calls, after one warm-up call. */
+function seconds(repeats: number, task: (k: number) => unknown): number {
+  task(-1);
+  return median(
+    Array.from({ length: repeats }, (_, k) => {
+      const start = process.hrtime.bigint();
+      task(k);
+      return Number(process.hrtime.bigint() - start) / 1e9;
+    }),
   );
-  const train = (learner: (typeof inputs)[number]) =>
-    trainPerceptron(learner, { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: 100_000 });
-  // As in a run: the perceptron's converged weights seed the QP's working set.
-  const hints = new Map(inputs.map((learner) => [learner, train(learner).weights]));
-  const qpMs = medianMs(inputs, (learner) => maxMarginSeparator(learner, { separating: hints.get(learner)! }));
-  const perceptronMs = medianMs(inputs, train);
-  return { n, d, msPerRun: qpMs, perceptronMsPerRun: perceptronMs, ratio: qpMs / perceptronMs };
-});
+}
+
+function kernel(n: number, d: number, epochs: number) {
+  const data = generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0 }, createRandom(7, "data"));
+  const random = createRandom(8, "data");
+  for (let i = 0; i < n; i++) data.y[i] = random() < 0.5 ? 1 : -1;
+  const learner = toLearnerCoordinates(data, true);
+  const time = seconds(5, () => trainPerceptron(learner, { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: epochs }));
+  return { n, d, epochs, maddsPerSecond: (n * d * epochs) / time };
+}
+
+function generation() {
+  const n = 2000;
+  const d = 100;
+  const time = seconds(9, (k) => generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0 }, createRandom(100 + k, "data")));
+  return { n, d, valuesPerSecond: (n * d) / time };
+}
+
+function maxMargin() {
+  return [
+    { n: 100, d: 10, repeats: 21 },
+    { n: 1000, d: 50, repeats: 9 },
+    { n: 10000, d: 100, repeats: 3 },
+  ].map(({ n, d, repeats }) => {
+    const inputs = Array.from({ length: repeats + 1 }, (_, seed) =>
+      toLearnerCoordinates(generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0.3 }, createRandom(seed, "data")), true),
+    );
+    const train = (k: number) => trainPerceptron(inputs[k + 1]!, { eta: 1, initialWeights: new Float64Array(d + 1), order: "cyclic", maxEpochs: 100_000 });
+    const hints = inputs.map((_, k) => train(k - 1).weights);
+    const qp = seconds(repeats, (k) => maxMarginSeparator(inputs[k + 1]!, { separating: hints[k + 1]! }));
+    const perceptron = seconds(repeats, train);
+    return { n, d, msPerRun: qp * 1000, perceptronMsPerRun: perceptron * 1000, ratio: qp / perceptron };
+  });
+}
+
+function smallSweep(runs: number) {
+  const source = { name: "bench", repeats: runs, optimal: false, grid: { n: 100, d: 10, margin: 0.1 } };
+  return { path: "bench.json", experiment: parseExperiment(source, "bench"), source, hash: "0".repeat(64) };
+}
+
+async function sweepRate(runs: number, threads: number): Promise<number> {
+  const outDir = join(tmpdir(), `perceptron-lab-bench-${process.pid}-${threads}`);
+  rmSync(outDir, { recursive: true, force: true });
+  const start = process.hrtime.bigint();
+  await runExperiment(smallSweep(runs), { threads, outDir });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  rmSync(outDir, { recursive: true, force: true });
+  return runs / elapsed;
+}
+
+async function sweep() {
+  const runs = 20_000;
+  const specs = [...planSweep(smallSweep(runs).experiment).runs()];
+  const inProcess = specs.length / seconds(3, () => specs.forEach(executeRun));
+  const one = median([await sweepRate(runs, 1), await sweepRate(runs, 1), await sweepRate(runs, 1)]);
+  const two = median([await sweepRate(runs, 2), await sweepRate(runs, 2), await sweepRate(runs, 2)]);
+  return { runs, runsPerSecond: { inProcess, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };
+}
+
+async function memory() {
+  await sweepRate(1_000_000, 2);
+  return { runs: 1_000_000, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+}
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
+const results = {
+  machine,
+  kernel: { large: kernel(20_000, 500, 4), small: kernel(2_000, 100, 40) },
+  generation: generation(),
+  maxMargin: maxMargin(),
+  sweep: await sweep(),
+  ...(full ? { memory: await memory() } : {}),
+};
+
+const e = (value: number) => value.toExponential(2);
 console.log(`perceptron-lab bench on ${machine}\n`);
-console.log("max-margin QP per run (planted data, margin 0.1, offset 0.3, with bias)");
-console.log("n        d     QP ms/run   perceptron ms/run   QP / perceptron");
-for (const row of maxMargin) {
-  console.log(
-    `${String(row.n).padEnd(8)} ${String(row.d).padEnd(5)} ${row.msPerRun.toFixed(3).padStart(9)}   ${row.perceptronMsPerRun.toFixed(3).padStart(17)}   ${row.ratio.toFixed(1).padStart(15)}`,
-  );
+console.log(`kernel, madds/s on one thread   large (n 20 000, d 500): ${e(results.kernel.large.maddsPerSecond)}   small (n 2 000, d 100): ${e(results.kernel.small.maddsPerSecond)}`);
+console.log(`generation, values/s             ${e(results.generation.valuesPerSecond)} (planted, n 2 000, d 100)`);
+console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
+for (const row of results.maxMargin) {
+  console.log(`                                 ${String(row.n).padEnd(8)} ${String(row.d).padEnd(5)} ${row.msPerRun.toFixed(3).padStart(7)}   ${row.perceptronMsPerRun.toFixed(3).padStart(13)}   ${row.ratio.toFixed(1).padStart(15)}`);
 }
-if (process.argv.includes("--json")) console.log(JSON.stringify({ machine, maxMargin }));
+const s = results.sweep;
+console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)}, 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
+console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
+if (results.memory) console.log(`memory, 1 000 000 runs           peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
+if (json) console.log(JSON.stringify(results));
