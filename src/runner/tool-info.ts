@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -30,7 +30,8 @@ function gitState(): ToolInfo["git"] {
   try {
     const git = (...args: string[]) =>
       execFileSync("git", args, { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    if (git("rev-parse", "--show-toplevel") !== git("-C", PACKAGE_ROOT, "rev-parse", "--show-toplevel")) return null;
+    // Only when the package is a checkout of its own, not a dependency inside another project's repository.
+    if (realpathSync(git("rev-parse", "--show-toplevel")) !== realpathSync(PACKAGE_ROOT)) return null;
     return { commit: git("rev-parse", "HEAD"), dirty: git("status", "--porcelain", "--untracked-files=no") !== "" };
   } catch {
     return null;
