@@ -1,31 +1,33 @@
 import type { RunRow } from "../run/run-types.js";
-import { summarisePoint } from "./summarise-point.js";
+import { PointAccumulator } from "./point-accumulator.js";
 import type { SummaryRow } from "./summary-types.js";
 
 /**
  * Streaming summaries: rows arrive in run order, and a grid point's runs are consecutive, so only the
- * current point's rows are held. Memory grows with `repeats`, never with the sweep.
+ * current point is held, reduced to the numbers its summary needs (see PointAccumulator).
  */
 export class PointSummariser {
-  #rows: RunRow[] = [];
+  #point: number | null = null;
+  #accumulator = new PointAccumulator();
 
   /** Adds a row; returns the previous point's summary when this row starts a new point. */
   add(row: RunRow): SummaryRow | null {
-    const current = this.#rows[0];
     let finished: SummaryRow | null = null;
-    if (current !== undefined && current.point !== row.point) {
-      finished = summarisePoint(this.#rows);
-      this.#rows = [];
+    if (this.#point !== null && this.#point !== row.point) {
+      finished = this.#accumulator.summary();
+      this.#accumulator = new PointAccumulator();
     }
-    this.#rows.push(row);
+    this.#point = row.point;
+    this.#accumulator.add(row);
     return finished;
   }
 
   /** The last point's summary, if any rows are pending. */
   finish(): SummaryRow | null {
-    if (this.#rows.length === 0) return null;
-    const summary = summarisePoint(this.#rows);
-    this.#rows = [];
+    if (this.#point === null) return null;
+    this.#point = null;
+    const summary = this.#accumulator.summary();
+    this.#accumulator = new PointAccumulator();
     return summary;
   }
 }

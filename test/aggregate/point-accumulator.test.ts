@@ -1,0 +1,52 @@
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { PointAccumulator } from "../../src/aggregate/point-accumulator.js";
+import { CHUNK, ValueColumn } from "../../src/aggregate/value-column.js";
+import { executeRun } from "../../src/run/execute-run.js";
+import { runSpec } from "../helpers.js";
+
+const spillFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`perceptron-lab-${process.pid}-`));
+
+describe("ValueColumn", () => {
+  it("gives back every value in order, from memory and from its spill file, then removes the file", () => {
+    let path = "";
+    const column = new ValueColumn(() => (path = `${tmpdir()}/perceptron-lab-${process.pid}-column-test.f64`), CHUNK);
+    const count = 5 * CHUNK + 123;
+    for (let i = 0; i < count; i++) column.push(i * 0.5 - 7);
+    expect(column.length).toBe(count);
+    expect(path).not.toBe("");
+    const values = column.values();
+    expect(values.length).toBe(count);
+    expect(values.every((value, i) => value === i * 0.5 - 7)).toBe(true);
+    column.dispose();
+    expect(spillFiles()).toEqual([]);
+  });
+});
+
+describe("PointAccumulator", () => {
+  it("summarises a point the same whether its values stay in memory or spill to files", () => {
+    const base = executeRun(runSpec({ generator: "hadamard", n: 8, d: 7, margin: null, radius: null, offset: null }));
+    const rows = Array.from({ length: 3 * CHUNK + 17 }, (_, i) => ({
+      ...base,
+      run: i,
+      repeat: i,
+      updates: (i * 7919) % 1000,
+      bestRatio: ((i * 104729) % 997) / 997,
+      converged: i % 11 !== 0,
+      status: i % 101 === 0 ? ("error" as const) : ("ok" as const),
+    }));
+    const inMemory = new PointAccumulator(Number.MAX_SAFE_INTEGER);
+    const spilling = new PointAccumulator(CHUNK);
+    for (const row of rows) {
+      inMemory.add(row);
+      spilling.add(row);
+    }
+    expect(spillFiles().length).toBeGreaterThan(0);
+    const expected = inMemory.summary();
+    expect(spilling.summary()).toEqual(expected);
+    expect(spillFiles()).toEqual([]);
+    expect(expected).toMatchObject({ runs: rows.length, errors: rows.filter((row) => row.status === "error").length });
+    expect(expected.converged).toBe(rows.filter((row) => row.status === "ok" && row.converged).length);
+  });
+});
