@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
-import type { BoundColumn, RatioColumn, RunRow } from "../run/run-types.js";
+import { pick, POINT_KEYS, type BoundColumn, type RatioColumn, type RunRow } from "../run/run-types.js";
 import { medianOf, statistics } from "./statistics.js";
 import type { Median, Statistics, SummaryRow } from "./summary-types.js";
 import { ValueColumn } from "./value-column.js";
@@ -62,21 +62,8 @@ export class PointAccumulator {
     for (const name of STATISTIC_COLUMNS) stats[name] = statistics(take(name));
     const medians: Record<string, Median> = {};
     for (const name of MEDIAN_COLUMNS) medians[name] = medianOf(take(name));
-    const { generator, n, d, margin, radius, offset, c, bias, eta, init, order, grid, point } = first;
     return {
-      grid,
-      point,
-      generator,
-      n,
-      d,
-      margin,
-      radius,
-      offset,
-      c,
-      bias,
-      eta,
-      init,
-      order,
+      ...pick(first, ["grid", "point", ...POINT_KEYS]),
       runs: this.#runs,
       converged: this.#converged,
       errors: this.#errors,

@@ -1,6 +1,6 @@
 import type { Statistics, SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
-import type { RunRow } from "../run/run-types.js";
+import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 import type { FailRule } from "./fail-rule.js";
 import { loadResults, type LoadedResults } from "./load-results.js";
 import { mannWhitneyP } from "./mann-whitney.js";
@@ -22,7 +22,7 @@ export interface RuleOutcome {
   readonly verdict: Verdict;
 }
 
-export type PointLabel = Pick<SummaryRow, "generator" | "n" | "d" | "margin" | "radius" | "offset" | "c" | "bias" | "eta" | "init" | "order">;
+export type PointLabel = Pick<SummaryRow, (typeof POINT_KEYS)[number]>;
 
 export interface CompareReport {
   readonly baseline: Side;
@@ -123,8 +123,7 @@ function judge(rule: FailRule, before: SummaryRow, after: SummaryRow, baseline: 
 }
 
 function label(row: SummaryRow | RunRow): PointLabel {
-  const { generator, n, d, margin, radius, offset, c, bias, eta, init, order } = row;
-  return { generator, n, d, margin, radius, offset, c, bias, eta, init, order };
+  return pick(row, POINT_KEYS);
 }
 
 function side(results: LoadedResults): Side {

@@ -5,7 +5,7 @@ import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { ToolInfo } from "../runner/tool-info.js";
-import type { RunRow } from "../run/run-types.js";
+import { POINT_KEYS, type RunRow } from "../run/run-types.js";
 
 /** A result folder as compare reads it. */
 export interface LoadedResults {
@@ -21,8 +21,8 @@ export interface LoadedResults {
 }
 
 /** The parameters that identify a grid point across two result folders. */
-export function pointKey(p: Pick<SummaryRow, "generator" | "n" | "d" | "margin" | "radius" | "offset" | "c" | "bias" | "eta" | "init" | "order">): string {
-  return JSON.stringify([p.generator, p.n, p.d, p.margin, p.radius, p.offset, p.c, p.bias, p.eta, p.init, p.order]);
+export function pointKey(p: Pick<SummaryRow, (typeof POINT_KEYS)[number]>): string {
+  return JSON.stringify(POINT_KEYS.map((key) => p[key]));
 }
 
 export function loadResults(folder: string): LoadedResults {

@@ -1,24 +1,9 @@
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
-import type { RunRow } from "../run/run-types.js";
+import { RUN_KEYS, type RunRow } from "../run/run-types.js";
 
 /** The columns of runs.csv and the keys of runs.jsonl, in order. README, "Outputs", explains each. */
 export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
-  "run",
-  "grid",
-  "point",
-  "repeat",
-  "seed",
-  "generator",
-  "n",
-  "d",
-  "margin",
-  "radius",
-  "offset",
-  "c",
-  "bias",
-  "eta",
-  "init",
-  "order",
+  ...RUN_KEYS,
   "status",
   "error",
   "converged",

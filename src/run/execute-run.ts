@@ -5,7 +5,7 @@ import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { pick, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -102,8 +102,7 @@ const NO_BOUNDS = { planted: null, optimal: null } as const;
 
 /** The spec's own fields, in column order, without the experiment-wide maxEpochs and optimal. */
 function identity(spec: RunSpec): Omit<RunSpec, "maxEpochs" | "optimal"> {
-  const { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order } = spec;
-  return { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order };
+  return pick(spec, RUN_KEYS);
 }
 
 function capitalise<S extends string>(text: S): Capitalize<S> {

@@ -19,6 +19,19 @@ export interface PointParameters {
   readonly order: PresentationOrder;
 }
 
+/** The keys of PointParameters, in column order: what identifies a grid point across folders. */
+export const POINT_KEYS = ["generator", "n", "d", "margin", "radius", "offset", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
+
+/** The keys that identify a run (and open every row): its place in the sweep, its seed, its parameters. */
+export const RUN_KEYS = ["run", "grid", "point", "repeat", "seed", ...POINT_KEYS] as const;
+
+/** The listed fields of a record, in the list's order (which fixes the key order of JSON output). */
+export function pick<T, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) picked[key] = record[key];
+  return picked;
+}
+
 /** What the coordinator sends a worker for one run: the parameters and the seed, never data. */
 export interface RunSpec extends PointParameters {
   /** Position in the sweep, from 0. */

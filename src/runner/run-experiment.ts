@@ -8,7 +8,7 @@ import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
-import type { RunRow, RunSpec } from "../run/run-types.js";
+import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
 import { shardRuns, type Shard } from "../sweep/shard.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
@@ -203,12 +203,12 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
     clearResults(outDir);
     return null;
   }
-  const m = state.manifest;
-  const what = m === null ? "results" : `results of ${m.name} (${m.status === "complete" ? `${m.runs} of ${m.runs} runs` : "an unfinished sweep"})`;
+  const manifest = state.manifest;
   if (!options.resume) {
+    const what =
+      manifest === null ? "results" : `results of ${manifest.name} (${manifest.status === "complete" ? `${manifest.runs} of ${manifest.runs} runs` : "an unfinished sweep"})`;
     throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
   }
-  const manifest = state.manifest;
   if (manifest === null) {
     if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);
   } else if (manifest.hash !== loaded.hash && !options.force) {
@@ -228,26 +228,9 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
   return { path, settingsMatch };
 }
 
-/** The identity of a run: every parameter and the seed. */
+/** The identity of a run: its place, seed and every parameter. */
 function sameRun(row: RunRow, spec: RunSpec): boolean {
-  return (
-    row.run === spec.run &&
-    row.grid === spec.grid &&
-    row.point === spec.point &&
-    row.repeat === spec.repeat &&
-    row.seed === spec.seed &&
-    row.generator === spec.generator &&
-    row.n === spec.n &&
-    row.d === spec.d &&
-    row.margin === spec.margin &&
-    row.radius === spec.radius &&
-    row.offset === spec.offset &&
-    row.c === spec.c &&
-    row.bias === spec.bias &&
-    row.eta === spec.eta &&
-    row.init === spec.init &&
-    row.order === spec.order
-  );
+  return RUN_KEYS.every((key) => row[key] === spec[key]);
 }
 
 function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeof planSweep>): RunReport {

@@ -5,7 +5,7 @@ import { replayCommand } from "../dataset/replay-command.js";
 import type { Experiment } from "../experiment/experiment.js";
 import { generateData } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
-import type { RunRow, RunSpec } from "../run/run-types.js";
+import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 
 export const VIOLATIONS_FOLDER = "violations";
 
@@ -19,8 +19,7 @@ export interface ViolationRecord {
 
 /** A row's spec back: the row carries every parameter and the seed; the experiment the rest. */
 export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
-  const { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order } = row;
-  return { run, grid, point, repeat, seed, generator, n, d, margin, radius, offset, c, bias, eta, init, order, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
+  return { ...pick(row, RUN_KEYS), maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
 }
 
 /**
