@@ -3,11 +3,9 @@ import { StringDecoder } from "node:string_decoder";
 
 /**
  * The complete lines of a text file, read lazily in 1 MiB chunks. A last line without its newline is a
- * record torn by a kill in the middle of a write: it is not yielded, and `torn` says so.
+ * record torn by a kill in the middle of a write: it is not yielded.
  */
 export class LineReader implements Iterable<string> {
-  torn = false;
-
   constructor(readonly path: string) {}
 
   *[Symbol.iterator](): Iterator<string> {
@@ -28,7 +26,5 @@ export class LineReader implements Iterable<string> {
     } finally {
       closeSync(fd);
     }
-    rest += decoder.end();
-    this.torn = rest !== "";
   }
 }

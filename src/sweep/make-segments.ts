@@ -51,12 +51,3 @@ export function* makeSegments(items: Iterable<SweepItem>, options: BatchOptions 
   if (specs.length > 0) yield { specs };
   if (recorded.length > 0) yield { recorded };
 }
-
-/** Groups consecutive runs into batches of about `targetCost` each (at least one run a batch). */
-export function* makeBatches(runs: Iterable<RunSpec>, options: BatchOptions = DEFAULT_BATCH_OPTIONS): Generator<RunSpec[]> {
-  for (const segment of makeSegments(asItems(runs), options)) if ("specs" in segment) yield segment.specs;
-}
-
-function* asItems(runs: Iterable<RunSpec>): Generator<SweepItem> {
-  for (const spec of runs) yield { spec };
-}

@@ -1,6 +1,4 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
-import { DEFAULT_BATCH_OPTIONS, makeBatches } from "../../src/sweep/make-segments.js";
 import { RunPool } from "../../src/pool/run-pool.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
@@ -22,23 +20,5 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     const rows = await pool.run([spec(0, { init: "bogus" }), spec(1)]);
     expect(rows.map((row) => row.status)).toEqual(["error", "ok"]);
     expect(rows[1]).toEqual(executeRun(spec(1)));
-  });
-});
-
-describe("makeBatches", () => {
-  it("keeps the sweep order and cuts by estimated cost", () => {
-    const runs = Array.from({ length: 100 }, (_, i) => spec(i));
-    const cost = estimateRunCost(runs[0]!);
-    const batches = [...makeBatches(runs, { targetCost: cost * 10, maxRuns: 1000 })];
-    expect(batches.map((batch) => batch.length)).toEqual(Array(10).fill(10));
-    expect(batches.flat()).toEqual(runs);
-  });
-
-  it("caps a batch's length and gives a heavy run a batch of its own", () => {
-    const runs = Array.from({ length: 7 }, (_, i) => spec(i));
-    expect([...makeBatches(runs, { targetCost: Infinity, maxRuns: 3 })].map((batch) => batch.length)).toEqual([3, 3, 1]);
-    const heavy = spec(0, { n: 10_000, d: 1000, margin: 0.01 });
-    expect(estimateRunCost(heavy)).toBeGreaterThan(DEFAULT_BATCH_OPTIONS.targetCost);
-    expect([...makeBatches([heavy, spec(1)])].map((batch) => batch.length)).toEqual([1, 1]);
   });
 });
