@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { readManifest, requireComplete } from "../runner/manifest.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { ToolInfo } from "../runner/tool-info.js";
 import { POINT_KEYS, type RunRow } from "../run/run-types.js";
@@ -26,17 +27,18 @@ export function pointKey(p: Pick<SummaryRow, (typeof POINT_KEYS)[number]>): stri
 }
 
 export function loadResults(folder: string): LoadedResults {
+  const needs = "compare needs a complete result folder written by run (or merge)";
+  const manifest = readManifest(folder, needs);
+  requireComplete(folder, manifest);
   const read = (file: string) => {
     const path = join(folder, file);
-    if (!existsSync(path)) throw new InputError(`${folder}: no ${file}; compare needs a complete result folder written by run (or merge)`);
+    if (!existsSync(path)) throw new InputError(`${folder}: no ${file}; ${needs}`);
     try {
       return JSON.parse(readFileSync(path, "utf8"));
     } catch {
       throw new InputError(`${path}: not valid JSON`);
     }
   };
-  const manifest = read(OUTPUT_FILES.manifest);
-  if (manifest.status !== "complete") throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete`);
   const summary = read(OUTPUT_FILES.summaryJson) as SummaryRow[];
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const runs = new Map<string, RunRow[]>();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { readManifest, requireComplete } from "../runner/manifest.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { RunRow } from "../run/run-types.js";
 import { reportPlots } from "./plot-specs.js";
@@ -13,17 +14,16 @@ import { renderSvg } from "./render-svg.js";
 /** At most this many runs feed the per-run plots (every k-th run, so the same ones every time). */
 export const PLOTTED_RUNS = 4000;
 
+const REPORT_NEEDS = "report needs a complete result folder written by run (or merge)";
+
 export const REPORT_FILES = { html: "report.html", markdown: "report.md", plots: "plots" } as const;
 
 /** Writes report.html, report.md and plots/*.svg into a complete result folder; returns the page's path. */
 export async function writeReport(folder: string): Promise<string> {
-  const manifestPath = join(folder, OUTPUT_FILES.manifest);
+  const manifest = readManifest(folder, REPORT_NEEDS);
+  requireComplete(folder, manifest);
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
-  if (!existsSync(manifestPath) || !existsSync(summaryPath)) {
-    throw new InputError(`${folder}: no manifest.json or summary.json; report needs a complete result folder written by run (or merge)`);
-  }
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-  if (manifest.status !== "complete") throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with run --resume`);
+  if (!existsSync(summaryPath)) throw new InputError(`${folder}: no summary.json; ${REPORT_NEEDS}`);
   const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
   const total: number = manifest.counts.runs;
   const every = Math.max(1, Math.ceil(total / PLOTTED_RUNS));
@@ -40,11 +40,12 @@ export async function writeReport(folder: string): Promise<string> {
     rendered.push({ title: plot.title, caption: plot.caption, svg });
   }
   const c = manifest.counts;
+  const tool = manifest.tool;
   const title = `perceptron-lab: ${manifest.experiment.name}`;
   const facts = [
     `${c.runs} runs in ${summary.length} grid points: ${c.converged} converged, ${c.notConverged} not converged, ${c.errors} errors, ${c.violatingRuns} violations.`,
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
-    `perceptron-lab ${manifest.tool.version}${manifest.tool.git ? ` at ${String(manifest.tool.git.commit).slice(0, 12)}${manifest.tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${manifest.tool.node}, ${manifest.tool.platform}.`,
+    `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${every}th run (${runs.length} of ${c.runs}).`] : []),
   ];
   writeFileSync(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));

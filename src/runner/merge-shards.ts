@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
@@ -6,19 +5,13 @@ import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import type { Shard } from "../sweep/shard.js";
+import { readManifest, requireComplete, type Manifest } from "./manifest.js";
 import { RecordStream } from "./recorded-runs.js";
 import { clearResults, inspectResultFolder } from "./result-folder.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData } from "./write-violation-data.js";
-
-interface ShardManifest {
-  readonly status: string;
-  readonly shard: Shard | null;
-  readonly experiment: { readonly path: string; readonly hash: string; readonly name: string; readonly source: unknown };
-  readonly skipped: unknown;
-}
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -31,14 +24,14 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
   if (shardDirs.length === 0) throw new InputError("merge needs the shard folders to join");
   const manifests = shardDirs.map((dir) => readShardManifest(dir));
   const first = manifests[0]!;
-  const count = first.shard!.count;
+  const count = first.shard.count;
   const byIndex = new Map<number, string>();
   manifests.forEach((manifest, k) => {
     const dir = shardDirs[k]!;
     if (manifest.experiment.hash !== first.experiment.hash) {
       throw new InputError(`${dir} is a shard of a different experiment file than ${shardDirs[0]} (sha256 ${manifest.experiment.hash.slice(0, 12)}… against ${first.experiment.hash.slice(0, 12)}…)`);
     }
-    const { index, count: n } = manifest.shard!;
+    const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);
     const twin = byIndex.get(index);
     if (twin !== undefined) throw new InputError(`${twin} and ${dir} are both shard ${index}/${count}`);
@@ -103,18 +96,9 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
   };
 }
 
-function readShardManifest(dir: string): ShardManifest {
-  const path = join(dir, OUTPUT_FILES.manifest);
-  if (!existsSync(path)) throw new InputError(`${dir}: no manifest.json; merge joins folders written by run --shard`);
-  let manifest: ShardManifest;
-  try {
-    manifest = JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    throw new InputError(`${path}: not a manifest this tool wrote`);
-  }
-  if (!manifest.shard) throw new InputError(`${dir} holds a whole sweep, not a shard`);
-  if (manifest.status !== "complete") {
-    throw new InputError(`${dir} (shard ${manifest.shard.index}/${manifest.shard.count}) is ${manifest.status}: finish it with run --shard ${manifest.shard.index}/${manifest.shard.count} --resume`);
-  }
-  return manifest;
+function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {
+  const manifest = readManifest(dir, "merge joins folders written by run --shard");
+  if (manifest.shard === null) throw new InputError(`${dir} holds a whole sweep, not a shard`);
+  requireComplete(dir, manifest);
+  return manifest as Manifest & { readonly shard: Shard };
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { readManifest, requireComplete } from "./manifest.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
 
@@ -28,19 +28,10 @@ export interface RerunReport {
  * which may have changed) into `outDir`, and compares the four tables byte for byte.
  */
 export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
-  const manifestPath = join(folder, OUTPUT_FILES.manifest);
-  if (!existsSync(manifestPath)) throw new InputError(`${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run`);
-  let manifest: { status: string; experiment: { path: string; hash: string; name: string; source: unknown }; tool: ToolInfo };
-  try {
-    manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-  } catch (error) {
-    throw new InputError(`${manifestPath}: not valid JSON (${(error as Error).message})`);
-  }
-  if (manifest.status !== "complete") {
-    throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with run --resume before rerunning it`);
-  }
+  const manifest = readManifest(folder, "rerun needs a result folder written by perceptron-lab run");
+  requireComplete(folder, manifest);
   const { source, hash, name, path } = manifest.experiment;
-  const experiment = parseExperiment(source, name, `${manifestPath} (experiment)`);
+  const experiment = parseExperiment(source, name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`);
   await runExperiment({ path, experiment, source, hash }, { outDir, ...(threads === undefined ? {} : { threads }) });
   const differences = TABLE_FILES.flatMap((file) => {
     const difference = compareFiles(join(folder, file), join(outDir, file));

@@ -12,7 +12,8 @@ import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
 import { shardRuns, type Shard } from "../sweep/shard.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
-import { clearResults, inspectResultFolder, PREVIOUS_RUNS, type ManifestSummary } from "./result-folder.js";
+import type { Manifest } from "./manifest.js";
+import { clearResults, inspectResultFolder, PREVIOUS_RUNS } from "./result-folder.js";
 import { TableSink, type SinkCounts } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
@@ -102,7 +103,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   const runs = () => (shard === null ? plan.runs() : shardRuns(plan.runs(), shard));
   const runCount = shard === null ? plan.runCount : countOf(runs());
   const writer = new ResultWriter(outDir, { summaries: shard === null });
-  const manifest = (status: ManifestSummary["status"], extra: Record<string, unknown>) =>
+  const manifest = (status: Manifest["status"], extra: Record<string, unknown>) =>
     writer.writeManifest({
       status,
       tool: toolInfo(),
@@ -206,14 +207,16 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
   const manifest = state.manifest;
   if (!options.resume) {
     const what =
-      manifest === null ? "results" : `results of ${manifest.name} (${manifest.status === "complete" ? `${manifest.runs} of ${manifest.runs} runs` : "an unfinished sweep"})`;
+      manifest === null
+        ? "results"
+        : `results of ${manifest.experiment.name} (${manifest.status === "complete" ? `${manifest.counts.runs} of ${manifest.counts.runs} runs` : "an unfinished sweep"})`;
     throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
   }
   if (manifest === null) {
     if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);
-  } else if (manifest.hash !== loaded.hash && !options.force) {
+  } else if (manifest.experiment.hash !== loaded.hash && !options.force) {
     throw new InputError(
-      `${outDir} was made from a different experiment file (sha256 ${manifest.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
+      `${outDir} was made from a different experiment file (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
         "--resume --force reuses the runs that still match it, --overwrite starts over",
     );
   }
@@ -221,10 +224,13 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
   if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
     throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or --overwrite`);
   }
-  if (manifest?.status === "complete" && manifest.hash === loaded.hash && !(options.retryErrors && manifest.errors > 0)) return "already-complete";
+  if (manifest?.status === "complete" && manifest.experiment.hash === loaded.hash && !(options.retryErrors && manifest.counts.errors > 0)) {
+    return "already-complete";
+  }
   const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
   if (path === null) return null;
-  const settingsMatch = manifest === null || (manifest.maxEpochs === loaded.experiment.maxEpochs && manifest.optimal === loaded.experiment.optimal);
+  const settingsMatch =
+    manifest === null || (manifest.resolved.maxEpochs === loaded.experiment.maxEpochs && manifest.resolved.optimal === loaded.experiment.optimal);
   return { path, settingsMatch };
 }
 
@@ -234,13 +240,13 @@ function sameRun(row: RunRow, spec: RunSpec): boolean {
 }
 
 function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeof planSweep>): RunReport {
-  const manifest = inspectResultFolder(outDir).manifest!;
-  const empty = { ok: 0, converged: 0, notConverged: 0, errors: manifest.errors, violatingRuns: 0 };
+  const { counts } = inspectResultFolder(outDir).manifest!;
+  const empty = { ok: 0, converged: 0, notConverged: 0, errors: counts.errors, violatingRuns: 0 };
   return {
     outcome: "already-complete",
     outDir,
     threads,
-    counts: { runs: manifest.runs, points: plan.pointCount, recorded: manifest.recorded, reused: manifest.recorded, ...empty },
+    counts: { runs: counts.runs, points: plan.pointCount, recorded: counts.recorded, reused: counts.recorded, ...empty },
     skipped: plan.skipped,
     firstSummaries: [],
     firstViolations: [],

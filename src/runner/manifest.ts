@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Experiment } from "../experiment/experiment.js";
+import { InputError } from "../experiment/input-error.js";
+import { OUTPUT_FILES } from "../export/result-writer.js";
+import type { Shard } from "../sweep/shard.js";
+import type { ToolInfo } from "./tool-info.js";
+
+/**
+ * manifest.json, as run and merge write it: written when a sweep starts (status running, counts of
+ * nothing yet) and again when it ends. The fields that resume, merge, rerun, report and compare read.
+ */
+export interface Manifest {
+  readonly status: "running" | "interrupted" | "complete";
+  readonly tool: ToolInfo;
+  readonly experiment: { readonly path: string; readonly hash: string; readonly name: string; readonly source: unknown };
+  readonly resolved: Experiment;
+  /** The shard the folder holds, or null for a whole sweep. */
+  readonly shard: Shard | null;
+  readonly skipped: unknown;
+  readonly counts: {
+    readonly runs: number;
+    readonly recorded: number;
+    readonly errors: number;
+    readonly converged?: number;
+    readonly notConverged?: number;
+    readonly violatingRuns?: number;
+  };
+}
+
+/** The folder's manifest, or null when it has none; one that does not parse is refused by name. */
+export function findManifest(folder: string): Manifest | null {
+  const path = join(folder, OUTPUT_FILES.manifest);
+  if (!existsSync(path)) return null;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new InputError(`${path}: not a manifest this tool wrote (${(error as Error).message})`);
+  }
+  if (manifest === null || typeof manifest !== "object" || typeof manifest.experiment?.hash !== "string" || typeof manifest.counts?.runs !== "number") {
+    throw new InputError(`${path}: not a manifest this tool wrote`);
+  }
+  return manifest;
+}
+
+/** The folder's manifest; without one, an InputError saying what the command (`purpose`) needs. */
+export function readManifest(folder: string, purpose: string): Manifest {
+  const manifest = findManifest(folder);
+  if (manifest === null) throw new InputError(`${folder}: no manifest.json; ${purpose}`);
+  return manifest;
+}
+
+/** Refuses a sweep that is not complete, saying how to finish it. */
+export function requireComplete(folder: string, manifest: Manifest): void {
+  if (manifest.status === "complete") return;
+  const shard = manifest.shard === null ? "" : ` --shard ${manifest.shard.index}/${manifest.shard.count}`;
+  throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with run${shard} --resume`);
+}
