@@ -1,11 +1,15 @@
 /**
- * npm run bench [-- --json] [-- --full]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,...]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after a warm-up.
  *
- * kernel      multiply-adds per second of the perceptron's epoch loop on one thread, counting n·d per
- *             epoch, on fixed non-separable data (random labels, so every epoch runs) of n = 20 000,
- *             d = 500 (large) and n = 2 000, d = 100 (small).
+ * kernel      multiply-adds per second of the perceptron on one thread, counting n·d per epoch, on fixed
+ *             non-separable data (random labels, so every epoch runs, half its points mistakes) of
+ *             n = 20 000, d = 500 (large) and n = 2 000, d = 100 (small): the WebAssembly kernel that
+ *             runs use (maddsPerSecond, copying the data into its memory included) and the TypeScript
+ *             reference (typescriptMaddsPerSecond). With --c-reference, also the same loop in C
+ *             (scripts/reference-kernel.c) compiled with gcc -O3 and with -O3 -march=native -ffast-math,
+ *             on the same data (cReference).
  * generation  random values per second of the planted generator (n·d per data set).
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data.
@@ -15,14 +19,15 @@
  * memory      (--full only) peak RSS of the process (coordinator and its worker threads, which share
  *             it) for a sweep of 1 000 000 small runs.
  */
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
-import { trainPerceptron } from "../src/perceptron/perceptron.js";
+import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../src/random/seeded-random.js";
 import { executeRun } from "../src/run/execute-run.js";
 import { runExperiment } from "../src/runner/run-experiment.js";
@@ -30,6 +35,10 @@ import { planSweep } from "../src/sweep/plan-sweep.js";
 
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
+const cReference = process.argv.includes("--c-reference");
+/** --only kernel,generation,maxMargin,sweep,memory: a subset of the sections (all by default). */
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -53,8 +62,37 @@ function kernel(n: number, d: number, epochs: number) {
   const random = createRandom(8, "data");
   for (let i = 0; i < n; i++) data.y[i] = random() < 0.5 ? 1 : -1;
   const learner = toLearnerCoordinates(data, true);
-  const time = seconds(5, () => trainPerceptron(learner, { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: epochs }));
-  return { n, d, epochs, maddsPerSecond: (n * d * epochs) / time };
+  const options = { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: epochs } as const;
+  const rate = (kernel: PerceptronKernel) => (n * d * epochs) / seconds(5, () => runPerceptron(learner, options, kernel));
+  const updates = runPerceptron(learner, options).updates;
+  return {
+    n,
+    d,
+    epochs,
+    updates,
+    maddsPerSecond: rate("wasm"),
+    typescriptMaddsPerSecond: rate("typescript"),
+    ...(cReference ? { cReference: cKernel(learner.u, n, learner.dim, epochs, updates) } : {}),
+  };
+}
+
+/** The C loop of scripts/reference-kernel.c at two optimisation levels, on the same u (needs gcc). */
+function cKernel(u: Float64Array, n: number, dim: number, epochs: number, updates: number) {
+  const folder = mkdtempSync(join(tmpdir(), "perceptron-lab-c-"));
+  try {
+    const data = join(folder, "u.f64");
+    writeFileSync(data, u);
+    const rate = (flags: string[]) => {
+      const binary = join(folder, "kernel");
+      execFileSync("gcc", [...flags, "-o", binary, "scripts/reference-kernel.c"]);
+      const result = JSON.parse(execFileSync(binary, [data, String(n), String(dim), String(epochs), "5"], { encoding: "utf8" }));
+      // The same loop in the same order makes the same mistakes; -ffast-math may reorder the sums.
+      return { maddsPerSecond: (n * (dim - 1) * epochs) / result.seconds, sameUpdates: result.updates === updates };
+    };
+    return { o3: rate(["-O3"]), o3NativeFastMath: rate(["-O3", "-march=native", "-ffast-math"]) };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 function generation() {
@@ -73,7 +111,7 @@ function maxMargin() {
     const inputs = Array.from({ length: repeats + 1 }, (_, seed) =>
       toLearnerCoordinates(generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0.3 }, createRandom(seed, "data")), true),
     );
-    const train = (k: number) => trainPerceptron(inputs[k + 1]!, { eta: 1, initialWeights: new Float64Array(d + 1), order: "cyclic", maxEpochs: 100_000 });
+    const train = (k: number) => runPerceptron(inputs[k + 1]!, { eta: 1, initialWeights: new Float64Array(d + 1), order: "cyclic", maxEpochs: 100_000 });
     const hints = inputs.map((_, k) => train(k - 1).weights);
     const qp = seconds(repeats, (k) => maxMarginSeparator(inputs[k + 1]!, { separating: hints[k + 1]! }));
     const perceptron = seconds(repeats, train);
@@ -111,25 +149,38 @@ async function memory() {
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
+const want = (section: string) => only === null || only.includes(section);
 const results = {
   machine,
-  kernel: { large: kernel(20_000, 500, 4), small: kernel(2_000, 100, 40) },
-  generation: generation(),
-  maxMargin: maxMargin(),
-  sweep: await sweep(),
-  ...(full ? { memory: await memory() } : {}),
+  ...(want("kernel") ? { kernel: { large: kernel(20_000, 500, 10), small: kernel(2_000, 100, 40) } } : {}),
+  ...(want("generation") ? { generation: generation() } : {}),
+  ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
+  ...(want("sweep") ? { sweep: await sweep() } : {}),
+  ...(full && want("memory") ? { memory: await memory() } : {}),
 };
 
 const e = (value: number) => value.toExponential(2);
 console.log(`perceptron-lab bench on ${machine}\n`);
-console.log(`kernel, madds/s on one thread   large (n 20 000, d 500): ${e(results.kernel.large.maddsPerSecond)}   small (n 2 000, d 100): ${e(results.kernel.small.maddsPerSecond)}`);
-console.log(`generation, values/s             ${e(results.generation.valuesPerSecond)} (planted, n 2 000, d 100)`);
-console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
-for (const row of results.maxMargin) {
-  console.log(`                                 ${String(row.n).padEnd(8)} ${String(row.d).padEnd(5)} ${row.msPerRun.toFixed(3).padStart(7)}   ${row.perceptronMsPerRun.toFixed(3).padStart(13)}   ${row.ratio.toFixed(1).padStart(15)}`);
+const k = results.kernel;
+if (k) {
+  console.log(`kernel, madds/s on one thread   large (n 20 000, d 500): ${e(k.large.maddsPerSecond)}   small (n 2 000, d 100): ${e(k.small.maddsPerSecond)}`);
+  console.log(`  TypeScript reference                                  ${e(k.large.typescriptMaddsPerSecond)}                         ${e(k.small.typescriptMaddsPerSecond)}`);
+  if (k.large.cReference && k.small.cReference) {
+    console.log(`  C, gcc -O3                                            ${e(k.large.cReference.o3.maddsPerSecond)}                         ${e(k.small.cReference.o3.maddsPerSecond)}`);
+    console.log(`  C, gcc -O3 -march=native -ffast-math                  ${e(k.large.cReference.o3NativeFastMath.maddsPerSecond)}                         ${e(k.small.cReference.o3NativeFastMath.maddsPerSecond)}`);
+  }
+}
+if (results.generation) console.log(`generation, values/s             ${e(results.generation.valuesPerSecond)} (planted, n 2 000, d 100)`);
+if (results.maxMargin) {
+  console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
+  for (const row of results.maxMargin) {
+    console.log(`                                 ${String(row.n).padEnd(8)} ${String(row.d).padEnd(5)} ${row.msPerRun.toFixed(3).padStart(7)}   ${row.perceptronMsPerRun.toFixed(3).padStart(13)}   ${row.ratio.toFixed(1).padStart(15)}`);
+  }
 }
 const s = results.sweep;
-console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)}, 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
-console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
+if (s) {
+  console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)}, 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
+  console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
+}
 if (results.memory) console.log(`memory, 1 000 000 runs           peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
 if (json) console.log(JSON.stringify(results));

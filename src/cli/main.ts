@@ -7,6 +7,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { InputError } from "../experiment/input-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
+import { checkKernel } from "./check-kernel.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { compareBuilder, compareHandler } from "./compare-command.js";
 import { datasetBuilder, datasetHandler } from "./dataset-command.js";
@@ -44,6 +45,10 @@ async function main(args: string[]): Promise<number> {
       exitCode = await rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
+    .middleware((argv) => checkKernel(String(argv._[0])))
+    .epilogue(
+      "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
+    )
     .demandCommand(1, "Name a command: run, fit, dataset, merge, compare, report or rerun")
     .strict()
     .recommendCommands()

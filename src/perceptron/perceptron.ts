@@ -33,14 +33,10 @@ export interface PerceptronResult {
 export function trainPerceptron(data: LearnerData, options: PerceptronOptions): PerceptronResult {
   const { n, dim, u } = data;
   const { eta, order, maxEpochs } = options;
-  if (options.initialWeights.length !== dim) {
-    throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${dim}`);
-  }
+  const random = checkOptions(data, options);
   const w = Float64Array.from(options.initialWeights);
   const permutation = new Int32Array(n);
   for (let i = 0; i < n; i++) permutation[i] = i;
-  const random = options.random;
-  if (order === "shuffle" && random === undefined) throw new TypeError("a shuffled order needs a random stream");
 
   let updates = 0;
   for (let epoch = 1; epoch <= maxEpochs; epoch++) {
@@ -53,22 +49,31 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
       // dot <= 0, written so that NaN lands here too: an overflow (∞ − ∞) must not pass for a correct
       // classification. The NaN test runs only on mistakes, so correct points pay nothing for it.
       if (!(dot > 0)) {
-        if (dot !== dot) throw overflow(updates + mistakes);
+        if (dot !== dot) throw overflowError(updates + mistakes);
         for (let j = 0; j < dim; j++) w[j]! += eta * u[row + j]!;
         mistakes++;
       }
     }
     updates += mistakes;
     if (mistakes === 0) {
-      if (!w.every(Number.isFinite)) throw overflow(updates);
+      if (!w.every(Number.isFinite)) throw overflowError(updates);
       return { updates, epochs: epoch, converged: true, weights: w };
     }
   }
   return { updates, epochs: maxEpochs, converged: false, weights: w };
 }
 
+/** The checks every kernel makes before its first epoch; returns the order's random stream. */
+export function checkOptions(data: LearnerData, options: PerceptronOptions): Uniform | undefined {
+  if (options.initialWeights.length !== data.dim) {
+    throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${data.dim}`);
+  }
+  if (options.order === "shuffle" && options.random === undefined) throw new TypeError("a shuffled order needs a random stream");
+  return options.random;
+}
+
 /** Fisher–Yates: a uniformly random permutation of the current one. */
-function shuffleInPlace(values: Int32Array, random: Uniform): void {
+export function shuffleInPlace(values: Int32Array, random: Uniform): void {
   for (let i = values.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     const tmp = values[i]!;
@@ -82,7 +87,7 @@ export class NumericalRangeError extends RangeError {
   override readonly name = "NumericalRangeError";
 }
 
-function overflow(updates: number): NumericalRangeError {
+export function overflowError(updates: number): NumericalRangeError {
   return new NumericalRangeError(
     `float64 overflow after ${updates} updates: the weights or a dot product left the range of float64 (data or weights beyond about 1e154)`,
   );

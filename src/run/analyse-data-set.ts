@@ -3,7 +3,8 @@ import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-s
 import type { DataSet } from "../generators/data-set.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
-import { trainPerceptron, type PerceptronResult, type PresentationOrder } from "../perceptron/perceptron.js";
+import type { PerceptronResult, PresentationOrder } from "../perceptron/perceptron.js";
+import { runPerceptron } from "../perceptron/perceptron-kernel.js";
 import { createRandom } from "../random/seeded-random.js";
 import type { OptimalStatus } from "./run-types.js";
 
@@ -46,7 +47,7 @@ export interface Analysis {
 export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis: AnalysisOptions = {}): Analysis {
   const learner = toLearnerCoordinates(data, options.bias);
   const initialWeights = drawInitialWeights(options.init, learner.dim, createRandom(options.seed, "init"));
-  const perceptron = trainPerceptron(learner, {
+  const perceptron = runPerceptron(learner, {
     eta: options.eta,
     initialWeights,
     order: options.order,

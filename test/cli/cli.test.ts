@@ -14,8 +14,8 @@ const ENTRY_POINTS = {
   typescript: ["--import", "tsx", "src/cli/main.ts"],
 } as const;
 
-function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled") {
-  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled", env: NodeJS.ProcessEnv = {}) {
+  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true", ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -47,6 +47,18 @@ describe("perceptron-lab run", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     for (const file of TABLES) expect(read(out.typescript, file)).toBe(read(out.compiled, file));
+  });
+
+  it("writes the same tables with the TypeScript reference kernel (PERCEPTRON_LAB_KERNEL=typescript)", () => {
+    const reference = join(folder, "reference-kernel");
+    const result = cli(["run", "experiments/quick.json", "--out", reference, "--quiet", "--no-report"], "compiled", { PERCEPTRON_LAB_KERNEL: "typescript" });
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    for (const file of TABLES) expect(read(reference, file)).toBe(read(out.compiled, file));
+    expect(cli(["run", "experiments/quick.json", "--out", join(folder, "never")], "compiled", { PERCEPTRON_LAB_KERNEL: "asm" })).toMatchObject({
+      code: 2,
+      stderr: "Error: PERCEPTRON_LAB_KERNEL=asm is not a kernel: use wasm or typescript\nRun with --help for the options.\n",
+    });
+    expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
   it("replays one run's data with `dataset` and `fit`, to the same updates and epochs", () => {

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import type { LearnerData } from "./learner-coordinates.js";
+import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, type PerceptronResult } from "./perceptron.js";
+
+/**
+ * The perceptron of THEORY.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
+ * assembly/perceptron-epoch.ts, built by `npm run build:wasm`. Bit-identical to trainPerceptron (the
+ * TypeScript reference): same updates, epochs and weights, since every dot product is summed in the same
+ * order (the kernel's comment says how) and the shuffled orders are drawn here by the same code.
+ */
+
+/** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
+export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
+
+interface KernelExports {
+  readonly memory: WebAssembly.Memory;
+  heapBase(): number;
+  epochPairs(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
+  epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
+}
+
+const PAGE = 65536;
+/** WebAssembly's 32-bit memories stop at 4 GiB: larger data sets use the TypeScript kernel. */
+const MAX_BYTES = 65536 * PAGE;
+
+let kernel: KernelExports | null | undefined;
+let loadError: string | null = null;
+
+/** The kernel of this thread, instantiated once; null (and loadError says why) when it cannot be. */
+function loadKernel(): KernelExports | null {
+  if (kernel !== undefined) return kernel;
+  try {
+    const module = new WebAssembly.Module(readFileSync(WASM_KERNEL_URL));
+    kernel = new WebAssembly.Instance(module, {}).exports as unknown as KernelExports;
+  } catch (error) {
+    kernel = null;
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "not built (npm run build)" : (error as Error).message;
+    loadError = `the WebAssembly kernel ${WASM_KERNEL_URL.pathname} cannot be used: ${reason}`;
+  }
+  return kernel;
+}
+
+/** Null when the WebAssembly kernel loads here, otherwise why not. */
+export function wasmKernelProblem(): string | null {
+  loadKernel();
+  return loadError;
+}
+
+/**
+ * Trains with the WebAssembly kernel; null when it is not available or the data do not fit its memory,
+ * in which case the caller uses the reference (same results, slower).
+ */
+export function trainPerceptronWasm(data: LearnerData, options: PerceptronOptions): PerceptronResult | null {
+  const { n, dim } = data;
+  const { eta, order, maxEpochs } = options;
+  const random = checkOptions(data, options);
+  const exports = loadKernel();
+  if (exports === null) return null;
+
+  // Layout: u (n·dim f64), ŵ (dim f64), the epoch's order (n i32), from the first free 16-byte boundary.
+  const uAt = (exports.heapBase() + 15) & ~15;
+  const wAt = uAt + n * dim * 8;
+  const orderAt = wAt + dim * 8;
+  const end = orderAt + n * 4;
+  if (end > MAX_BYTES || !reserve(exports.memory, end)) return null;
+  const buffer = exports.memory.buffer;
+  new Float64Array(buffer, uAt, n * dim).set(data.u);
+  const w = new Float64Array(buffer, wAt, dim);
+  w.set(options.initialWeights);
+  const permutation = new Int32Array(buffer, orderAt, n);
+  for (let i = 0; i < n; i++) permutation[i] = i;
+
+  let updates = 0;
+  let mistakes = n;
+  for (let epoch = 1; epoch <= maxEpochs; epoch++) {
+    if (order === "shuffle") shuffleInPlace(permutation, random!);
+    // Speculate on 4 points at a time once fewer than 1 in 8 is a mistake, else on 2 (the kernel's note).
+    const epochOf = mistakes * 8 < n ? exports.epochQuads : exports.epochPairs;
+    mistakes = epochOf(n, dim, uAt, wAt, orderAt, eta);
+    if (mistakes < 0) throw overflowError(updates - mistakes - 1);
+    updates += mistakes;
+    if (mistakes === 0) {
+      const weights = Float64Array.from(w);
+      if (!weights.every(Number.isFinite)) throw overflowError(updates);
+      return { updates, epochs: epoch, converged: true, weights };
+    }
+  }
+  return { updates, epochs: maxEpochs, converged: false, weights: Float64Array.from(w) };
+}
+
+/** Grows the memory to at least `bytes`; false when the engine refuses. */
+function reserve(memory: WebAssembly.Memory, bytes: number): boolean {
+  const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE);
+  if (missing <= 0) return true;
+  try {
+    memory.grow(missing);
+    return true;
+  } catch {
+    return false;
+  }
+}
