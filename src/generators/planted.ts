@@ -68,13 +68,15 @@ export function generatePlanted(params: PlantedParameters, uniform: Uniform): Da
 
 /** Fisher–Yates over the points (rows of x with their labels). */
 function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform): void {
-  const row = new Float64Array(d);
   for (let i = y.length - 1; i > 0; i--) {
     const j = Math.floor(uniform() * (i + 1));
     if (j === i) continue;
-    row.set(x.subarray(i * d, (i + 1) * d));
-    x.copyWithin(i * d, j * d, (j + 1) * d);
-    x.set(row, j * d);
+    // Swapped value by value: subarray views would allocate two objects per swap.
+    for (let k = 0, a = i * d, b = j * d; k < d; k++, a++, b++) {
+      const value = x[a]!;
+      x[a] = x[b]!;
+      x[b] = value;
+    }
     const label = y[i]!;
     y[i] = y[j]!;
     y[j] = label;

@@ -5,7 +5,7 @@ import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { pick, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -26,11 +26,10 @@ export function executeRun(spec: RunSpec): RunRow {
   );
   const { updates, epochs, converged } = analysis.perceptron;
   const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
-  const best = bestOf([bounds.planted?.best ?? null, bounds.optimal?.best ?? null]);
+  const best = bestOf(bounds.planted?.best ?? null, bounds.optimal?.best ?? null);
   const expected = expectedUpdates(spec);
   const missed = missesExpectation(spec, updates, converged, expected, bounds.optimal) ? 1 : 0;
-  const row: RunRow = {
-    ...identity(spec),
+  const row = assembleRow(spec, {
     status: "ok",
     error: null,
     converged,
@@ -42,15 +41,48 @@ export function executeRun(spec: RunSpec): RunRow {
     plantedMargin: analysis.planted?.margin ?? null,
     optimalStatus: analysis.optimalStatus,
     optimalMargin: analysis.optimal?.margin ?? null,
-    ...boundColumns(bounds),
-    ...ratioColumns(updates, converged, bounds),
+  }, bounds, {
     bestBound: best,
     bestRatio: ratio(updates, converged, best),
     violations: countViolations(updates, bounds.planted) + countViolations(updates, bounds.optimal) + missed,
     nonFinite: null,
-  };
+  });
+  if (!hasNonFinite(row)) return row;
   const { record, names } = replaceNonFinite(row);
-  return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
+  return { ...record, nonFinite: names.join(" ") };
+}
+
+type RowHead = Pick<RunRow, "status" | "error" | "converged" | "updates" | "epochs" | "expectedUpdates" | "learnerRadius" | "separable" | "plantedMargin" | "optimalStatus" | "optimalMargin">;
+type RowTail = Pick<RunRow, "bestBound" | "bestRatio" | "violations" | "nonFinite">;
+
+/**
+ * A row in column order: the spec's identity, `head`, every bound, every ratio, `tail`. Written field by
+ * field into one object (no spread of intermediate records): a sweep builds one per run.
+ */
+function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: RowTail): RunRow {
+  const row: Record<string, unknown> = {};
+  for (const key of RUN_KEYS) row[key] = spec[key];
+  for (const key in head) row[key] = head[key as keyof RowHead];
+  const updates = head.updates ?? 0;
+  const converged = head.converged === true;
+  let column = 0;
+  for (const separator of SEPARATORS) {
+    for (const name of BOUND_NAMES) row[BOUND_COLUMNS[column++]!] = bounds[separator]?.[name] ?? null;
+  }
+  column = 0;
+  for (const separator of SEPARATORS) {
+    for (const name of BOUND_NAMES) row[RATIO_COLUMNS[column++]!] = ratio(updates, converged, bounds[separator]?.[name] ?? null);
+  }
+  for (const key in tail) row[key] = tail[key as keyof RowTail];
+  return row as unknown as RunRow;
+}
+
+function hasNonFinite(row: RunRow): boolean {
+  for (const key in row) {
+    const value = row[key as keyof RunRow];
+    if (typeof value === "number" && !Number.isFinite(value)) return true;
+  }
+  return false;
 }
 
 /**
@@ -76,8 +108,7 @@ export function executeRunSafely(spec: RunSpec): RunRow {
 }
 
 export function errorRow(spec: RunSpec, message: string): RunRow {
-  return {
-    ...identity(spec),
+  const head: RowHead = {
     status: "error",
     error: message,
     converged: null,
@@ -89,21 +120,11 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
     plantedMargin: null,
     optimalStatus: null,
     optimalMargin: null,
-    ...boundColumns(NO_BOUNDS),
-    ...ratioColumns(0, false, NO_BOUNDS),
-    bestBound: null,
-    bestRatio: null,
-    violations: null,
-    nonFinite: null,
   };
+  return assembleRow(spec, head, NO_BOUNDS, { bestBound: null, bestRatio: null, violations: null, nonFinite: null });
 }
 
 const NO_BOUNDS = { planted: null, optimal: null } as const;
-
-/** The spec's own fields, in column order, without the experiment-wide maxEpochs and optimal. */
-function identity(spec: RunSpec): Omit<RunSpec, "maxEpochs" | "optimal"> {
-  return pick(spec, RUN_KEYS);
-}
 
 function capitalise<S extends string>(text: S): Capitalize<S> {
   return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
@@ -123,14 +144,6 @@ export const RATIO_COLUMNS: readonly RatioColumn[] = SEPARATORS.flatMap((s) => B
 
 type BySeparator = Readonly<Record<SeparatorName, BoundSet | null>>;
 
-function boundColumns(bounds: BySeparator): Record<BoundColumn, number | null> {
-  const columns = {} as Record<BoundColumn, number | null>;
-  for (const separator of SEPARATORS) {
-    for (const name of BOUND_NAMES) columns[boundColumn(separator, name)] = bounds[separator]?.[name] ?? null;
-  }
-  return columns;
-}
-
 /**
  * observed / bound, for converged runs only (the updates of a run cut off at maxEpochs are not its
  * count); null where the bound does not apply or is 0 (ŵ(0) already separates, and then updates = 0).
@@ -139,17 +152,8 @@ function ratio(updates: number, converged: boolean, bound: number | null): numbe
   return converged && bound !== null && bound > 0 ? updates / bound : null;
 }
 
-function ratioColumns(updates: number, converged: boolean, bounds: BySeparator): Record<RatioColumn, number | null> {
-  const columns = {} as Record<RatioColumn, number | null>;
-  for (const separator of SEPARATORS) {
-    for (const name of BOUND_NAMES) columns[ratioColumn(separator, name)] = ratio(updates, converged, bounds[separator]?.[name] ?? null);
-  }
-  return columns;
-}
-
-function bestOf(values: readonly (number | null)[]): number | null {
-  const present = values.filter((value): value is number => value !== null);
-  return present.length === 0 ? null : Math.min(...present);
+function bestOf(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
 }
 
 /**
