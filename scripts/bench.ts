@@ -15,7 +15,8 @@
  *             run, beside the perceptron on the same data.
  * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) through
  *             runExperiment at 1 and 2 threads, the speedup, and the pool's efficiency: the 1-thread
- *             sweep against a plain in-process loop over the same runs.
+ *             sweep against a plain in-process loop over the same runs doing a worker's share (execute
+ *             each run, format its table lines), without the pool, the writing or the summaries.
  * memory      (--full only) peak RSS of the process (coordinator and its worker threads, which share
  *             it) for a sweep of 1 000 000 small runs.
  */
@@ -29,6 +30,7 @@ import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../src/random/seeded-random.js";
+import { runLines } from "../src/export/run-lines.js";
 import { executeRun } from "../src/run/execute-run.js";
 import { runExperiment } from "../src/runner/run-experiment.js";
 import { planSweep } from "../src/sweep/plan-sweep.js";
@@ -137,7 +139,11 @@ async function sweepRate(runs: number, threads: number): Promise<number> {
 async function sweep() {
   const runs = 20_000;
   const specs = [...planSweep(smallSweep(runs).experiment).runs()];
-  const inProcess = specs.length / seconds(3, () => specs.forEach(executeRun));
+  // The work a worker does for each run: execute it and format its lines of runs.jsonl and runs.csv
+  // (in batches of 1 000, as the pool's); writing and summarising are the coordinator's.
+  const inProcess = specs.length / seconds(3, () => {
+    for (let start = 0; start < specs.length; start += 1000) runLines(specs.slice(start, start + 1000).map(executeRun));
+  });
   const one = median([await sweepRate(runs, 1), await sweepRate(runs, 1), await sweepRate(runs, 1)]);
   const two = median([await sweepRate(runs, 2), await sweepRate(runs, 2), await sweepRate(runs, 2)]);
   return { runs, runsPerSecond: { inProcess, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };

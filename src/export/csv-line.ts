@@ -8,10 +8,17 @@ export type CsvValue = string | number | boolean | null;
  * never reach a table: they are written as empty fields, like null.
  */
 export function csvLine(values: readonly CsvValue[]): string {
-  return stringify([values as CsvValue[]], {
-    cast: {
-      boolean: (value) => (value ? "true" : "false"),
-      number: (value) => (Number.isFinite(value) ? String(value) : ""),
-    },
-  });
+  return csvLines([values]);
 }
+
+/** Several lines at once, each as csvLine writes it: one call of the stringifier for a whole batch. */
+export function csvLines(records: readonly (readonly CsvValue[])[]): string {
+  return stringify(records as CsvValue[][], CSV_OPTIONS);
+}
+
+const CSV_OPTIONS = {
+  cast: {
+    boolean: (value: boolean) => (value ? "true" : "false"),
+    number: (value: number) => (Number.isFinite(value) ? String(value) : ""),
+  },
+};

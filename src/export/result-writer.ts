@@ -4,8 +4,8 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import type { RunRow } from "../run/run-types.js";
 import { LineFile } from "./line-file.js";
-import { runCsvLine, runsCsvHeader } from "./runs-csv.js";
-import { runJsonLine } from "./runs-jsonl.js";
+import { runLines, type RunLines } from "./run-lines.js";
+import { runsCsvHeader } from "./runs-csv.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
 
@@ -41,9 +41,11 @@ export class ResultWriter {
     this.#runsCsv.write(runsCsvHeader());
   }
 
-  writeRun(row: RunRow): void {
-    this.#runsJsonl.write(runJsonLine(row));
-    this.#runsCsv.write(runCsvLine(row));
+  /** Rows in sweep order, a batch at a time (one write per table), with their lines if already formatted. */
+  writeRuns(rows: readonly RunRow[], lines: RunLines = runLines(rows)): void {
+    if (rows.length === 0) return;
+    this.#runsJsonl.write(lines.jsonl);
+    this.#runsCsv.write(lines.csv);
   }
 
   writeSummary(row: SummaryRow): void {

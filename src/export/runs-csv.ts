@@ -1,5 +1,5 @@
 import type { RunRow } from "../run/run-types.js";
-import { csvLine } from "./csv-line.js";
+import { csvLine, csvLines } from "./csv-line.js";
 import { RUN_COLUMNS } from "./run-columns.js";
 
 export function runsCsvHeader(): string {
@@ -7,5 +7,10 @@ export function runsCsvHeader(): string {
 }
 
 export function runCsvLine(row: RunRow): string {
-  return csvLine(RUN_COLUMNS.map((column) => row[column]));
+  return runCsvLines([row]);
+}
+
+/** The lines of several rows, in one call of the stringifier. */
+export function runCsvLines(rows: readonly RunRow[]): string {
+  return csvLines(rows.map((row) => RUN_COLUMNS.map((column) => row[column])));
 }

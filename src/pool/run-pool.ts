@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
 import { errorRow } from "../run/execute-run.js";
-import type { RunRow, RunSpec } from "../run/run-types.js";
+import type { FormattedRows } from "../export/run-lines.js";
+import type { RunSpec } from "../run/run-types.js";
 import type { TestFaults } from "./test-faults.js";
 
 export interface RunPoolOptions {
@@ -31,8 +32,13 @@ export interface RunPoolOptions {
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
-  readonly #pool: Piscina<readonly RunSpec[], RunRow[]>;
-  /** At most one task per thread is handed to Piscina, so that a task starts when it is handed over. */
+  readonly #pool: Piscina<readonly RunSpec[], FormattedRows>;
+  /**
+   * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
+   * handed over (its clock must not run while it waits behind others). Without one, two per thread: a
+   * thread finds its next batch queued when it posts a result, instead of idling while the coordinator
+   * writes the result and dispatches more.
+   */
   readonly #slots: LimitFunction;
   readonly #timeoutMs: number | null;
   readonly #memoryMb: number | null;
@@ -42,7 +48,7 @@ export class RunPool {
     this.threads = options.threads ?? availableParallelism();
     this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : options.runTimeoutSeconds * 1000;
     this.#memoryMb = options.workerMemoryMb ?? null;
-    this.#slots = pLimit(this.threads);
+    this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
     const extension = extname(fileURLToPath(import.meta.url));
     const filename = new URL(`./worker${extension}`, import.meta.url).href;
     this.#pool = new Piscina({
@@ -56,8 +62,11 @@ export class RunPool {
     });
   }
 
-  /** Runs one batch; the rows come back in the order of the specs, one per spec, whatever happens. */
-  async run(batch: readonly RunSpec[]): Promise<RunRow[]> {
+  /**
+   * Runs one batch; the rows come back in the order of the specs, one per spec, whatever happens, with
+   * their table lines (null when the batch had to be retried run by run).
+   */
+  async run(batch: readonly RunSpec[]): Promise<FormattedRows> {
     try {
       // The clock starts when a thread is free for the task, not while it waits behind others.
       return await this.#slots(() => {
@@ -65,9 +74,9 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batch.length === 1) return [errorRow(batch[0]!, this.#describe(error))];
-      const rows = await Promise.all(batch.map((spec) => this.run([spec])));
-      return rows.flat();
+      if (batch.length === 1) return { rows: [errorRow(batch[0]!, this.#describe(error))], lines: null };
+      const retried = await Promise.all(batch.map((spec) => this.run([spec])));
+      return { rows: retried.flatMap((result) => result.rows), lines: null };
     }
   }
 

@@ -1,17 +1,18 @@
 /**
  * The worker of the run pool. It imports only the pure per-run pipeline and the shared task types (and
- * the test-fault hook, inert unless a test plants faults): a task is a batch of run specs, the answer
- * their rows, in the same order.
+ * the test-fault hook, inert unless a test plants faults) and the pure formatter of the run tables' lines:
+ * a task is a batch of run specs, the answer their rows, in the same order, with their lines.
  */
 import { workerData } from "piscina";
+import { runLines, type FormattedRows } from "../export/run-lines.js";
 import { errorRow, executeRunSafely } from "../run/execute-run.js";
 import type { RunRow, RunSpec } from "../run/run-types.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
 
 const faults = (workerData as { faults?: TestFaults } | undefined)?.faults;
 
-export default function runBatch(specs: readonly RunSpec[]): RunRow[] {
-  return specs.map((spec) => {
+export default function runBatch(specs: readonly RunSpec[]): FormattedRows {
+  const rows = specs.map((spec): RunRow => {
     try {
       injectFault(faults, spec);
     } catch (error) {
@@ -19,4 +20,5 @@ export default function runBatch(specs: readonly RunSpec[]): RunRow[] {
     }
     return executeRunSafely(spec);
   });
+  return { rows, lines: runLines(rows) };
 }

@@ -5,6 +5,7 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
+import type { FormattedRows } from "../export/run-lines.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
@@ -136,10 +137,10 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   let interrupted = false;
   try {
     // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
-    const window: Promise<RunRow[]>[] = [];
+    const window: Promise<FormattedRows>[] = [];
     const limit = threads * 3;
-    const consume = (rows: readonly RunRow[]) => {
-      sink.write(rows);
+    const consume = ({ rows, lines }: FormattedRows) => {
+      sink.write(rows, lines);
       options.onProgress?.(sink.counts.recorded, runCount);
     };
     for (const segment of makeSegments(items(), batchOptions)) {
@@ -149,7 +150,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       }
       if ("recorded" in segment) {
         reused += segment.recorded.length;
-        window.push(Promise.resolve(segment.recorded));
+        window.push(Promise.resolve({ rows: segment.recorded, lines: null }));
       } else {
         window.push(pool.run(segment.specs));
       }

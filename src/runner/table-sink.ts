@@ -1,6 +1,7 @@
 import { PointSummariser } from "../aggregate/point-summariser.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
+import type { RunLines } from "../export/run-lines.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
 
@@ -44,9 +45,11 @@ export class TableSink {
     this.#summariser = summaries ? new PointSummariser() : null;
   }
 
-  write(rows: readonly RunRow[]): void {
+  /** Rows in sweep order, with their table lines when a worker formatted them already. */
+  write(rows: readonly RunRow[], lines: RunLines | null = null): void {
+    if (lines === null) this.#writer.writeRuns(rows);
+    else this.#writer.writeRuns(rows, lines);
     for (const row of rows) {
-      this.#writer.writeRun(row);
       if (row.status === "ok") {
         this.#ok++;
         if (row.converged) this.#converged++;
