@@ -6,10 +6,6 @@ export function runsCsvHeader(): string {
   return csvLine(RUN_COLUMNS);
 }
 
-export function runCsvLine(row: RunRow): string {
-  return runCsvLines([row]);
-}
-
 /** The lines of several rows, in one call of the stringifier. */
 export function runCsvLines(rows: readonly RunRow[]): string {
   return csvLines(rows.map((row) => RUN_COLUMNS.map((column) => row[column])));

@@ -47,9 +47,8 @@ export function executeRun(spec: RunSpec): RunRow {
     violations: countViolations(updates, bounds.planted) + countViolations(updates, bounds.optimal) + missed,
     nonFinite: null,
   });
-  if (!hasNonFinite(row)) return row;
   const { record, names } = replaceNonFinite(row);
-  return { ...record, nonFinite: names.join(" ") };
+  return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
 }
 
 type RowHead = Pick<RunRow, "status" | "error" | "converged" | "updates" | "epochs" | "expectedUpdates" | "learnerRadius" | "separable" | "plantedMargin" | "optimalStatus" | "optimalMargin">;
@@ -75,14 +74,6 @@ function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: Ro
   }
   for (const key in tail) row[key] = tail[key as keyof RowTail];
   return row as unknown as RunRow;
-}
-
-function hasNonFinite(row: RunRow): boolean {
-  for (const key in row) {
-    const value = row[key as keyof RunRow];
-    if (typeof value === "number" && !Number.isFinite(value)) return true;
-  }
-  return false;
 }
 
 /**

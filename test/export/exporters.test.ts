@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { csvLine } from "../../src/export/csv-line.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
-import { runCsvLine, runsCsvHeader } from "../../src/export/runs-csv.js";
+import { runCsvLines, runsCsvHeader } from "../../src/export/runs-csv.js";
 import { runJsonLine } from "../../src/export/runs-jsonl.js";
 import { flattenSummary, summaryCsvHeader } from "../../src/export/summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "../../src/export/summary-json.js";
@@ -31,7 +31,7 @@ describe("runs.csv and runs.jsonl", () => {
   });
 
   it("write a hadamard run as expected", () => {
-    const line = runCsvLine(executeRun(spec));
+    const line = runCsvLines([executeRun(spec)]);
     // run … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
     // γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4, N = 4, best 4.
     expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
