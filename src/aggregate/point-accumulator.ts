@@ -52,9 +52,9 @@ export class PointAccumulator {
   summary(): SummaryRow {
     const first = this.#first;
     if (first === null) throw new RangeError("a grid point needs at least one run");
-    const take = (name: string): number[] => {
+    const take = (name: string): Float64Array => {
       const column = this.#columns.get(name)!;
-      const present = Array.from(column.values()).filter((value) => !Number.isNaN(value));
+      const present = column.values().filter((value) => !Number.isNaN(value));
       column.dispose();
       return present;
     };
