@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DataSet } from "../src/generators/data-set.js";
-import type { RunSpec } from "../src/run/run-types.js";
+import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run/run-types.js";
+import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
 import { toLearnerCoordinates, type LearnerData } from "../src/perceptron/learner-coordinates.js";
 
 /** A fresh temporary folder. */
@@ -48,3 +49,16 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
 
 /** Overrides that make a run spec a structured family's: no planted input-space parameters. */
 export const STRUCTURED = { margin: null, radius: null, offset: null } as const;
+
+/** runSpec's grid-point parameters, overridable. */
+export function pointParameters(overrides: Partial<PointParameters> = {}): PointParameters {
+  return { ...pick(runSpec(), POINT_KEYS), ...overrides };
+}
+
+/** Grid point `point` of a sweep with `repeats` runs per point. */
+export function sweepPoint(point: number, parameters: PointParameters = pointParameters(), repeats = 100): SweepPoint {
+  return { grid: 0, point, firstRun: point * repeats, parameters };
+}
+
+/** Sweep settings for batches built in tests. */
+export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true };

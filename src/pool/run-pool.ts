@@ -6,7 +6,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
 import { errorRow } from "../run/execute-run.js";
 import type { FormattedRows } from "../export/run-lines.js";
-import type { RunSpec } from "../run/run-types.js";
+import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run-batch.js";
 import type { TestFaults } from "./test-faults.js";
 
 export interface RunPoolOptions {
@@ -21,7 +21,7 @@ export interface RunPoolOptions {
 }
 
 /**
- * A pool of worker threads that run batches of run specs. The engine (Piscina) stays private.
+ * A pool of worker threads that run batches of runs (see RunBatch). The engine (Piscina) stays private.
  *
  * The worker is this folder's `worker` module with this module's own extension: `worker.js` when running
  * from the compiled output (dist/), `worker.ts` when running the TypeScript sources. In the latter case
@@ -32,7 +32,7 @@ export interface RunPoolOptions {
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
-  readonly #pool: Piscina<readonly RunSpec[], FormattedRows>;
+  readonly #pool: Piscina<RunBatch, FormattedRows>;
   /**
    * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
    * handed over (its clock must not run while it waits behind others). Without one, two per thread: a
@@ -63,10 +63,10 @@ export class RunPool {
   }
 
   /**
-   * Runs one batch; the rows come back in the order of the specs, one per spec, whatever happens, with
+   * Runs one batch; the rows come back in the order of its runs, one per run, whatever happens, with
    * their table lines (null when the batch had to be retried run by run).
    */
-  async run(batch: readonly RunSpec[]): Promise<FormattedRows> {
+  async run(batch: RunBatch): Promise<FormattedRows> {
     try {
       // The clock starts when a thread is free for the task, not while it waits behind others.
       return await this.#slots(() => {
@@ -74,8 +74,8 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batch.length === 1) return { rows: [errorRow(batch[0]!, this.#describe(error))], lines: null };
-      const retried = await Promise.all(batch.map((spec) => this.run([spec])));
+      if (batchLength(batch) === 1) return { rows: [errorRow(batchSpecs(batch)[0]!, this.#describe(error))], lines: null };
+      const retried = await Promise.all(singleRuns(batch).map((single) => this.run(single)));
       return { rows: retried.flatMap((result) => result.rows), lines: null };
     }
   }

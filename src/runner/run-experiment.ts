@@ -10,8 +10,10 @@ import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem 
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
-import { planSweep, type SkippedPoints } from "../sweep/plan-sweep.js";
-import { shardRuns, type Shard } from "../sweep/shard.js";
+import { estimateRunCost } from "../sweep/estimate-run-cost.js";
+import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
+import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
+import { ShardSplit, type Shard } from "../sweep/shard.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import type { Manifest } from "./manifest.js";
 import { clearResults, inspectResultFolder, PREVIOUS_RUNS } from "./result-folder.js";
@@ -101,8 +103,8 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
   const shard = options.shard ?? null;
-  const runs = () => (shard === null ? plan.runs() : shardRuns(plan.runs(), shard));
-  const runCount = shard === null ? plan.runCount : countOf(runs());
+  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
+  const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
   const writer = new ResultWriter(outDir, { summaries: shard === null });
   const manifest = (status: Manifest["status"], extra: Record<string, unknown>) =>
     writer.writeManifest({
@@ -120,11 +122,16 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
 
   const sink = new TableSink(writer, shard === null);
   let reused = 0;
-  // The sweep (or shard) in order: each run is recorded already (and reused) or still to do.
+  // The sweep (or shard) in order: each run is recorded already (and reused) or still to do. A whole
+  // sweep with nothing recorded goes point by point, without a spec (nor a seed to hash) per run.
   function* items(): Generator<SweepItem> {
-    for (const spec of runs()) {
-      const row = recorded?.rowAt(spec.run) ?? null;
-      yield row !== null && reusable(row, spec) ? { recorded: row } : { spec };
+    if (shard === null && recorded === null) {
+      for (const point of plan.points()) yield { todo: { point, from: 0, to: plan.repeats } };
+      return;
+    }
+    for (const { point, repeat } of shard === null ? allRepeats(plan) : shardRepeats(plan, shard, costOf)) {
+      const row = recorded?.rowAt(point.firstRun + repeat) ?? null;
+      yield row !== null && reusable(row, runSpecOf(plan.settings, point, repeat)) ? { recorded: row } : { todo: { point, from: repeat, to: repeat + 1 } };
     }
   }
 
@@ -143,7 +150,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       sink.write(rows, lines);
       options.onProgress?.(sink.counts.recorded, runCount);
     };
-    for (const segment of makeSegments(items(), batchOptions)) {
+    for (const segment of makeSegments(items(), costOf, batchOptions)) {
       if (options.signal?.aborted) {
         interrupted = true;
         break;
@@ -152,7 +159,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
         reused += segment.recorded.length;
         window.push(Promise.resolve({ rows: segment.recorded, lines: null }));
       } else {
-        window.push(pool.run(segment.specs));
+        window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
       }
       if (window.length >= limit) consume(await window.shift()!);
     }
@@ -179,6 +186,16 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     violationData,
     wallSeconds,
   };
+}
+
+function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; repeat: number }> {
+  for (const point of plan.points()) for (let repeat = 0; repeat < plan.repeats; repeat++) yield { point, repeat };
+}
+
+/** The runs of one shard, in sweep order (see ShardSplit). */
+function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: SweepPoint) => number): Generator<{ point: SweepPoint; repeat: number }> {
+  const split = new ShardSplit(shard);
+  for (const { point, repeat } of allRepeats(plan)) if (split.takes(costOf(point))) yield { point, repeat };
 }
 
 function countOf(items: Iterable<unknown>): number {

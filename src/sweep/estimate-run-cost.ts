@@ -1,17 +1,17 @@
-import type { RunSpec } from "../run/run-types.js";
+import type { PointParameters } from "../run/run-types.js";
 
 /**
  * A rough cost of one run in multiply-adds: generation (n·d) plus n·dim per epoch, with the number of
  * epochs guessed from the planted (R̂/γ̂)² (an upper bound on updates, so on epochs − 1), capped by
- * maxEpochs. Only the batching uses it: a poor guess costs balance, never correctness.
+ * maxEpochs. Only the batching and the sharding use it: a poor guess costs balance, never correctness.
  */
-export function estimateRunCost(spec: RunSpec): number {
-  const dim = spec.bias ? spec.d + 1 : spec.d;
+export function estimateRunCost(p: PointParameters, maxEpochs: number): number {
+  const dim = p.bias ? p.d + 1 : p.d;
   let epochs = 2;
-  if (spec.generator === "planted") {
-    const radius2 = spec.radius! ** 2 + (spec.bias ? 1 : 0);
-    const margin2 = spec.margin! ** 2 / (spec.bias ? 1 + spec.offset! ** 2 : 1);
-    epochs = Math.min(spec.maxEpochs, 1 + radius2 / margin2);
+  if (p.generator === "planted") {
+    const radius2 = p.radius! ** 2 + (p.bias ? 1 : 0);
+    const margin2 = p.margin! ** 2 / (p.bias ? 1 + p.offset! ** 2 : 1);
+    epochs = Math.min(maxEpochs, 1 + radius2 / margin2);
   }
-  return spec.n * spec.d + spec.n * dim * epochs;
+  return p.n * p.d + p.n * dim * epochs;
 }

@@ -2,7 +2,7 @@ import type { Experiment, Grid } from "../experiment/experiment.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
 import { isPowerOfTwo } from "../generators/hadamard.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
-import { runSeed } from "./run-seed.js";
+import { runSpecOf, type RunSettings, type SweepPoint } from "./run-batch.js";
 
 /** Grid points a rule excluded, by reason. */
 export interface SkippedPoints {
@@ -18,6 +18,11 @@ export interface SweepPlan {
   readonly gridPointCounts: readonly number[];
   readonly runCount: number;
   readonly skipped: readonly SkippedPoints[];
+  readonly settings: RunSettings;
+  /** Runs per grid point. */
+  readonly repeats: number;
+  /** The valid grid points, in order; each has `repeats` runs. */
+  points(): Generator<SweepPoint>;
   runs(): Generator<RunSpec>;
 }
 
@@ -41,41 +46,30 @@ export function planSweep(experiment: Experiment): SweepPlan {
     return valid;
   });
   const pointCount = gridPointCounts.reduce((sum, count) => sum + count, 0);
+  const settings: RunSettings = { seed: experiment.seed, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
+  const points = () => sweepPoints(experiment);
   return {
     pointCount,
     gridPointCounts,
     runCount: pointCount * experiment.repeats,
     skipped,
-    runs: () => sweepRuns(experiment),
+    settings,
+    repeats: experiment.repeats,
+    points,
+    runs: function* () {
+      for (const point of points()) for (let repeat = 0; repeat < experiment.repeats; repeat++) yield runSpecOf(settings, point, repeat);
+    },
   };
 }
 
-function* sweepRuns(experiment: Experiment): Generator<RunSpec> {
-  let run = 0;
+function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
   let point = 0;
   for (let grid = 0; grid < experiment.grids.length; grid++) {
     for (const parameters of gridPoints(experiment.grids[grid]!)) {
       if (exclusionReason(parameters) !== null) continue;
-      const data = dataParameters(parameters);
-      for (let repeat = 0; repeat < experiment.repeats; repeat++) {
-        const seed = runSeed(experiment.seed, data, repeat);
-        yield { run, grid, point, repeat, seed, ...parameters, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
-        run++;
-      }
+      yield { grid, point, firstRun: point * experiment.repeats, parameters };
       point++;
     }
-  }
-}
-
-/** The parameters that define a run's data set (and so its seed). */
-function dataParameters(p: PointParameters): Record<string, unknown> {
-  switch (p.generator) {
-    case "planted":
-      return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
-    case "three-point":
-      return { generator: p.generator, c: p.c };
-    default:
-      return { generator: p.generator, n: p.n };
   }
 }
 

@@ -1,6 +1,3 @@
-import type { RunSpec } from "../run/run-types.js";
-import { estimateRunCost } from "./estimate-run-cost.js";
-
 /** Shard `index` of `count`, counted from 1 as vitest and jest do. */
 export interface Shard {
   readonly index: number;
@@ -12,12 +9,19 @@ export interface Shard {
  * order, goes to the shard with the least estimated cost so far (the lowest index on a tie). The split
  * depends only on the sweep, so every shard computes the same one and keeps its own runs.
  */
-export function* shardRuns(runs: Iterable<RunSpec>, shard: Shard): Generator<RunSpec> {
-  const load = new Float64Array(shard.count);
-  for (const spec of runs) {
+export class ShardSplit {
+  readonly #load: Float64Array;
+
+  constructor(readonly shard: Shard) {
+    this.#load = new Float64Array(shard.count);
+  }
+
+  /** Whether the sweep's next run, of this estimated cost (see estimateRunCost), is this shard's. */
+  takes(cost: number): boolean {
+    const load = this.#load;
     let target = 0;
-    for (let k = 1; k < shard.count; k++) if (load[k]! < load[target]!) target = k;
-    load[target]! += estimateRunCost(spec);
-    if (target === shard.index - 1) yield spec;
+    for (let k = 1; k < load.length; k++) if (load[k]! < load[target]!) target = k;
+    load[target]! += cost;
+    return target === this.shard.index - 1;
   }
 }

@@ -7,8 +7,9 @@ import { parseExperiment, type LoadedExperiment } from "../../src/experiment/loa
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
+import type { RunSpec } from "../../src/run/run-types.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
-import { shardRuns } from "../../src/sweep/shard.js";
+import { ShardSplit } from "../../src/sweep/shard.js";
 import { temporaryFolder } from "../helpers.js";
 
 const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
@@ -24,10 +25,14 @@ const sweep = loaded(source, "c".repeat(64));
 describe("shards", () => {
   it("split the sweep by expected cost, every run in exactly one shard", () => {
     const plan = planSweep(sweep.experiment);
-    const shards = [1, 2, 3, 4].map((index) => [...shardRuns(plan.runs(), { index, count: 4 })]);
+    const cost = (spec: RunSpec) => estimateRunCost(spec, spec.maxEpochs);
+    const shards = [1, 2, 3, 4].map((index) => {
+      const split = new ShardSplit({ index, count: 4 });
+      return [...plan.runs()].filter((spec) => split.takes(cost(spec)));
+    });
     expect(shards.flat().map((spec) => spec.run).sort((a, b) => a - b)).toEqual([...Array(plan.runCount).keys()]);
-    const costs = shards.map((specs) => specs.reduce((sum, spec) => sum + estimateRunCost(spec), 0));
-    const heaviest = Math.max(...[...plan.runs()].map(estimateRunCost));
+    const costs = shards.map((specs) => specs.reduce((sum, spec) => sum + cost(spec), 0));
+    const heaviest = Math.max(...[...plan.runs()].map(cost));
     // Greedy least-loaded: no shard exceeds another by more than the heaviest single run.
     expect(Math.max(...costs) - Math.min(...costs)).toBeLessThanOrEqual(heaviest);
   });

@@ -1,0 +1,82 @@
+import type { PointParameters, RunSpec } from "../run/run-types.js";
+import { runSeed } from "./run-seed.js";
+
+/** What every run of a sweep shares. */
+export interface RunSettings {
+  /** The experiment's seed, from which every run's seed is derived. */
+  readonly seed: number;
+  readonly maxEpochs: number;
+  /** Whether to compute the max-margin separator. */
+  readonly optimal: boolean;
+}
+
+/** A grid point of the sweep: its place, the index of its first run, its parameters. */
+export interface SweepPoint {
+  readonly grid: number;
+  readonly point: number;
+  readonly firstRun: number;
+  readonly parameters: PointParameters;
+}
+
+/** Repeats `from` (included) to `to` (excluded) of one grid point. */
+export interface RunRange {
+  readonly point: SweepPoint;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * A task of the pool: runs as ranges of repeats, in sweep order. A grid point's few numbers travel once
+ * per batch instead of a spec per run, and the worker expands them (seeds included): the coordinator
+ * neither builds, hashes nor posts a spec per run.
+ */
+export interface RunBatch {
+  readonly settings: RunSettings;
+  readonly ranges: readonly RunRange[];
+}
+
+/** The spec of one run: its place, its seed (see runSeed), the point's parameters, the sweep's settings. */
+export function runSpecOf(settings: RunSettings, point: SweepPoint, repeat: number): RunSpec {
+  return {
+    run: point.firstRun + repeat,
+    grid: point.grid,
+    point: point.point,
+    repeat,
+    seed: runSeed(settings.seed, dataParameters(point.parameters), repeat),
+    ...point.parameters,
+    maxEpochs: settings.maxEpochs,
+    optimal: settings.optimal,
+  };
+}
+
+/** The specs of a batch's runs, in order. */
+export function batchSpecs(batch: RunBatch): RunSpec[] {
+  const specs: RunSpec[] = [];
+  for (const { point, from, to } of batch.ranges) {
+    for (let repeat = from; repeat < to; repeat++) specs.push(runSpecOf(batch.settings, point, repeat));
+  }
+  return specs;
+}
+
+export function batchLength(batch: RunBatch): number {
+  return batch.ranges.reduce((sum, range) => sum + range.to - range.from, 0);
+}
+
+/** A batch of one run for each run of `batch`, in order (to retry a failed batch run by run). */
+export function singleRuns(batch: RunBatch): RunBatch[] {
+  return batch.ranges.flatMap(({ point, from, to }) =>
+    Array.from({ length: to - from }, (_, k) => ({ settings: batch.settings, ranges: [{ point, from: from + k, to: from + k + 1 }] })),
+  );
+}
+
+/** The parameters that define a run's data set (and so, with the repeat, its seed). */
+function dataParameters(p: PointParameters): Record<string, unknown> {
+  switch (p.generator) {
+    case "planted":
+      return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
+    case "three-point":
+      return { generator: p.generator, c: p.c };
+    default:
+      return { generator: p.generator, n: p.n };
+  }
+}
