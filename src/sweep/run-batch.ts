@@ -1,5 +1,5 @@
 import type { PointParameters, RunSpec } from "../run/run-types.js";
-import { runSeed } from "./run-seed.js";
+import { seedOf, seedPrefix } from "./run-seed.js";
 
 /** What every run of a sweep shares. */
 export interface RunSettings {
@@ -37,23 +37,28 @@ export interface RunBatch {
 
 /** The spec of one run: its place, its seed (see runSeed), the point's parameters, the sweep's settings. */
 export function runSpecOf(settings: RunSettings, point: SweepPoint, repeat: number): RunSpec {
-  return {
-    run: point.firstRun + repeat,
-    grid: point.grid,
-    point: point.point,
-    repeat,
-    seed: runSeed(settings.seed, dataParameters(point.parameters), repeat),
-    ...point.parameters,
-    maxEpochs: settings.maxEpochs,
-    optimal: settings.optimal,
-  };
+  return rangeSpecs(settings, { point, from: repeat, to: repeat + 1 })[0]!;
 }
 
 /** The specs of a batch's runs, in order. */
 export function batchSpecs(batch: RunBatch): RunSpec[] {
+  return batch.ranges.flatMap((range) => rangeSpecs(batch.settings, range));
+}
+
+function rangeSpecs(settings: RunSettings, { point, from, to }: RunRange): RunSpec[] {
+  const prefix = seedPrefix(settings.seed, dataParameters(point.parameters));
   const specs: RunSpec[] = [];
-  for (const { point, from, to } of batch.ranges) {
-    for (let repeat = from; repeat < to; repeat++) specs.push(runSpecOf(batch.settings, point, repeat));
+  for (let repeat = from; repeat < to; repeat++) {
+    specs.push({
+      run: point.firstRun + repeat,
+      grid: point.grid,
+      point: point.point,
+      repeat,
+      seed: seedOf(prefix, repeat),
+      ...point.parameters,
+      maxEpochs: settings.maxEpochs,
+      optimal: settings.optimal,
+    });
   }
   return specs;
 }
@@ -69,7 +74,7 @@ export function singleRuns(batch: RunBatch): RunBatch[] {
   );
 }
 
-/** The parameters that define a run's data set (and so, with the repeat, its seed). */
+/** The parameters that define a run's data set (and so, with the repeat, its seed; see runSeed). */
 function dataParameters(p: PointParameters): Record<string, unknown> {
   switch (p.generator) {
     case "planted":

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseExperiment } from "../../src/experiment/load-experiment.js";
 import { findRun } from "../../src/sweep/find-run.js";
@@ -83,6 +84,13 @@ describe("runSeed", () => {
     expect(seed).toBeLessThan(2 ** 48);
     expect(runSeed(1, { d: 2, n: 10 }, 0)).toBe(seed);
     expect(runSeed(1, { n: 10, d: 2 }, 1)).not.toBe(seed);
+  });
+
+  it("is the first 48 bits of SHA-256 of [seed,[[key,value],…],repeat]: pinned, since every table depends on it", () => {
+    // The first six bytes, big-endian, of sha256('[1,[["d",2],["n",10]],0]'):
+    expect(runSeed(1, { n: 10, d: 2 }, 0)).toBe(199114469279381);
+    const canonical = '[7,[["generator","planted"],["margin",0.1],["offset",-0.25]],12]';
+    expect(runSeed(7, { offset: -0.25, margin: 0.1, generator: "planted" }, 12)).toBe(createHash("sha256").update(canonical).digest().readUIntBE(0, 6));
   });
 });
 
