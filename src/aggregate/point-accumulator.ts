@@ -1,14 +1,22 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
-import { pick, POINT_KEYS, type BoundColumn, type RatioColumn, type RunRow } from "../run/run-types.js";
+import type { BoundColumn, RatioColumn } from "../run/run-types.js";
+import {
+  DIGEST_COLUMNS,
+  DIGEST_FLAGS,
+  DIGEST_VIOLATIONS,
+  FLAG_CONVERGED,
+  FLAG_NOT_OPTIMAL,
+  FLAG_OK,
+  MEDIAN_COLUMNS,
+  STATISTIC_COLUMNS,
+  SUMMARY_COLUMNS,
+  type PointHead,
+} from "./run-digest.js";
 import { medianOf, statistics } from "./statistics.js";
 import type { Median, Statistics, SummaryRow } from "./summary-types.js";
 import { ValueColumn } from "./value-column.js";
-
-/** The numbers a summary needs of each converged run: statistics of these, medians of those. */
-const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "bestRatio"] as const;
-const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "bestBound"] as const;
 
 /** Values per column held in memory before they spill to a temporary file (512 KiB a column). */
 export const SPILL_AFTER = 1 << 16;
@@ -18,42 +26,44 @@ const spillPath = () => join(tmpdir(), `perceptron-lab-${process.pid}-${spills++
 
 /**
  * One grid point's runs, reduced as they arrive to counts and a column of numbers per summarised
- * quantity (about 26 doubles a converged run, not the run's whole row), spilled to temporary files past
- * SPILL_AFTER values: memory stays flat however many repeats a point has, and the medians and quantiles
- * stay exact. Values keep the run order, so means are summed in the same order every time.
+ * quantity (the SUMMARY_COLUMNS of a converged run's digest, not the run's whole row), spilled to
+ * temporary files past SPILL_AFTER values: memory stays flat however many repeats a point has, and the
+ * medians and quantiles stay exact. Values keep the run order, so means are summed in the same order
+ * every time.
  */
 export class PointAccumulator {
-  #first: RunRow | null = null;
   #runs = 0;
   #converged = 0;
   #errors = 0;
   #violations = 0;
   #notOptimal = 0;
-  readonly #columns: Map<string, ValueColumn>;
+  readonly #columns: ValueColumn[];
 
-  constructor(spillAfter = SPILL_AFTER) {
-    this.#columns = new Map([...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS].map((name) => [name, new ValueColumn(spillPath, spillAfter)]));
+  constructor(
+    readonly head: PointHead,
+    spillAfter = SPILL_AFTER,
+  ) {
+    this.#columns = SUMMARY_COLUMNS.map(() => new ValueColumn(spillPath, spillAfter));
   }
 
-  add(row: RunRow): void {
-    this.#first ??= row;
+  /** Adds the run whose digest starts at `at` in `values` (see RunDigest). */
+  add(values: Float64Array, at: number): void {
+    const flags = values[at + DIGEST_FLAGS]!;
     this.#runs++;
-    if (row.status === "error") this.#errors++;
-    this.#violations += row.violations ?? 0;
-    if (row.optimalStatus !== null && row.optimalStatus !== "optimal" && row.optimalStatus !== "off") this.#notOptimal++;
-    if (row.status !== "ok" || row.converged !== true) return;
+    if ((flags & FLAG_OK) === 0) this.#errors++;
+    this.#violations += values[at + DIGEST_VIOLATIONS]!;
+    if ((flags & FLAG_NOT_OPTIMAL) !== 0) this.#notOptimal++;
+    if ((flags & FLAG_OK) === 0 || (flags & FLAG_CONVERGED) === 0) return;
     this.#converged++;
-    const values = row as unknown as Record<string, number | null>;
     // NaN stands for "not applicable" (null) and is dropped when the statistics are taken.
-    for (const [name, column] of this.#columns) column.push(values[name] ?? NaN);
+    for (let c = 0; c < this.#columns.length; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
   }
 
   /** The point's summary row; the accumulator is spent afterwards (its memory and files released). */
   summary(): SummaryRow {
-    const first = this.#first;
-    if (first === null) throw new RangeError("a grid point needs at least one run");
-    const take = (name: string): Float64Array => {
-      const column = this.#columns.get(name)!;
+    if (this.#runs === 0) throw new RangeError("a grid point needs at least one run");
+    const take = (name: (typeof SUMMARY_COLUMNS)[number]): Float64Array => {
+      const column = this.#columns[SUMMARY_COLUMNS.indexOf(name)]!;
       const present = column.values().filter((value) => !Number.isNaN(value));
       column.dispose();
       return present;
@@ -63,7 +73,7 @@ export class PointAccumulator {
     const medians: Record<string, Median> = {};
     for (const name of MEDIAN_COLUMNS) medians[name] = medianOf(take(name));
     return {
-      ...pick(first, ["grid", "point", ...POINT_KEYS]),
+      ...this.head,
       runs: this.#runs,
       converged: this.#converged,
       errors: this.#errors,

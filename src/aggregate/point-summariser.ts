@@ -1,33 +1,34 @@
-import type { RunRow } from "../run/run-types.js";
 import { PointAccumulator } from "./point-accumulator.js";
+import { DIGEST_POINT, DIGEST_WIDTH, type RunDigest } from "./run-digest.js";
 import type { SummaryRow } from "./summary-types.js";
 
 /**
- * Streaming summaries: rows arrive in run order, and a grid point's runs are consecutive, so only the
+ * Streaming summaries: runs arrive in run order, and a grid point's runs are consecutive, so only the
  * current point is held, reduced to the numbers its summary needs (see PointAccumulator).
  */
 export class PointSummariser {
-  #point: number | null = null;
-  #accumulator = new PointAccumulator();
+  #accumulator: PointAccumulator | null = null;
 
-  /** Adds a row; returns the previous point's summary when this row starts a new point. */
-  add(row: RunRow): SummaryRow | null {
-    let finished: SummaryRow | null = null;
-    if (this.#point !== null && this.#point !== row.point) {
-      finished = this.#accumulator.summary();
-      this.#accumulator = new PointAccumulator();
+  /** Adds a batch's runs; returns the summaries of the points they completed (a point ends where the next starts). */
+  add(digest: RunDigest): SummaryRow[] {
+    const finished: SummaryRow[] = [];
+    let head = 0;
+    for (let k = 0, at = 0; k < digest.count; k++, at += DIGEST_WIDTH) {
+      const point = digest.values[at + DIGEST_POINT]!;
+      if (this.#accumulator?.head.point !== point) {
+        if (this.#accumulator !== null) finished.push(this.#accumulator.summary());
+        while (digest.heads[head]!.point !== point) head++;
+        this.#accumulator = new PointAccumulator(digest.heads[head]!);
+      }
+      this.#accumulator.add(digest.values, at);
     }
-    this.#point = row.point;
-    this.#accumulator.add(row);
     return finished;
   }
 
-  /** The last point's summary, if any rows are pending. */
+  /** The last point's summary, if any runs are pending. */
   finish(): SummaryRow | null {
-    if (this.#point === null) return null;
-    this.#point = null;
-    const summary = this.#accumulator.summary();
-    this.#accumulator = new PointAccumulator();
+    const summary = this.#accumulator?.summary() ?? null;
+    this.#accumulator = null;
     return summary;
   }
 }

@@ -1,5 +1,6 @@
 import type { RunRow } from "../run/run-types.js";
-import { PointAccumulator } from "./point-accumulator.js";
+import { PointSummariser } from "./point-summariser.js";
+import { digestRows } from "./run-digest.js";
 import type { SummaryRow } from "./summary-types.js";
 
 /**
@@ -8,9 +9,11 @@ import type { SummaryRow } from "./summary-types.js";
  * many that is.
  */
 export function summarisePoint(rows: readonly RunRow[]): SummaryRow {
-  const accumulator = new PointAccumulator();
-  for (const row of rows) accumulator.add(row);
-  return accumulator.summary();
+  const summariser = new PointSummariser();
+  if (summariser.add(digestRows(rows)).length > 0) throw new RangeError("summarisePoint takes the runs of one grid point");
+  const summary = summariser.finish();
+  if (summary === null) throw new RangeError("a grid point needs at least one run");
+  return summary;
 }
 
 export { statistics } from "./statistics.js";

@@ -2,9 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
-import type { RunRow } from "../run/run-types.js";
 import { LineFile } from "./line-file.js";
-import { runLines, type RunLines } from "./run-lines.js";
+import type { RunLines } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
@@ -41,9 +40,9 @@ export class ResultWriter {
     this.#runsCsv.write(runsCsvHeader());
   }
 
-  /** Rows in sweep order, a batch at a time (one write per table), with their lines if already formatted. */
-  writeRuns(rows: readonly RunRow[], lines: RunLines = runLines(rows)): void {
-    if (rows.length === 0) return;
+  /** Rows in sweep order, a batch at a time (one write per table), formatted by runLines. */
+  writeRuns(lines: RunLines): void {
+    if (lines.jsonl.length === 0) return;
     this.#runsJsonl.write(lines.jsonl);
     this.#runsCsv.write(lines.csv);
   }

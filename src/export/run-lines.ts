@@ -10,15 +10,8 @@ export interface RunLines {
 
 /**
  * Formats a batch of rows for both run tables. The pool's workers call it, so that formatting (about as
- * costly as writing) runs on every thread instead of the one coordinator; the writer calls it for rows
- * that come from elsewhere (a resume, a merge, a batch retried run by run).
+ * costly as writing) runs on every thread instead of the one coordinator (see BatchOutput).
  */
 export function runLines(rows: readonly RunRow[]): RunLines {
   return { jsonl: rows.map(runJsonLine).join(""), csv: runCsvLines(rows) };
-}
-
-/** Rows with their lines, as a worker returns a batch. */
-export interface FormattedRows {
-  readonly rows: RunRow[];
-  readonly lines: RunLines | null;
 }

@@ -5,8 +5,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
 import { errorRow } from "../run/execute-run.js";
-import type { FormattedRows } from "../export/run-lines.js";
 import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run-batch.js";
+import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
 import type { TestFaults } from "./test-faults.js";
 
 export interface RunPoolOptions {
@@ -32,7 +32,7 @@ export interface RunPoolOptions {
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
-  readonly #pool: Piscina<RunBatch, FormattedRows>;
+  readonly #pool: Piscina<RunBatch, BatchOutput>;
   /**
    * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
    * handed over (its clock must not run while it waits behind others). Without one, two per thread: a
@@ -63,10 +63,9 @@ export class RunPool {
   }
 
   /**
-   * Runs one batch; the rows come back in the order of its runs, one per run, whatever happens, with
-   * their table lines (null when the batch had to be retried run by run).
+   * Runs one batch; the output holds one row per run, in order, whatever happens.
    */
-  async run(batch: RunBatch): Promise<FormattedRows> {
+  async run(batch: RunBatch): Promise<BatchOutput> {
     try {
       // The clock starts when a thread is free for the task, not while it waits behind others.
       return await this.#slots(() => {
@@ -74,9 +73,8 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batchLength(batch) === 1) return { rows: [errorRow(batchSpecs(batch)[0]!, this.#describe(error))], lines: null };
-      const retried = await Promise.all(singleRuns(batch).map((single) => this.run(single)));
-      return { rows: retried.flatMap((result) => result.rows), lines: null };
+      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))]);
+      return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
     }
   }
 

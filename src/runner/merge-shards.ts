@@ -64,7 +64,7 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
       throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${plan.runCount} is in no shard: a shard folder is incomplete`);
     }
     stream.take();
-    sink.write([row]);
+    sink.writeRows([row]);
   }
   sink.close(true);
   const endedAt = new Date();

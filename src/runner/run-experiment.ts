@@ -5,8 +5,8 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
-import type { FormattedRows } from "../export/run-lines.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
+import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
@@ -144,10 +144,10 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   let interrupted = false;
   try {
     // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
-    const window: Promise<FormattedRows>[] = [];
+    const window: Promise<BatchOutput>[] = [];
     const limit = threads * 3;
-    const consume = ({ rows, lines }: FormattedRows) => {
-      sink.write(rows, lines);
+    const consume = (output: BatchOutput) => {
+      sink.write(output);
       options.onProgress?.(sink.counts.recorded, runCount);
     };
     for (const segment of makeSegments(items(), costOf, batchOptions)) {
@@ -157,7 +157,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       }
       if ("recorded" in segment) {
         reused += segment.recorded.length;
-        window.push(Promise.resolve({ rows: segment.recorded, lines: null }));
+        window.push(Promise.resolve(batchOutput(segment.recorded)));
       } else {
         window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
       }

@@ -1,7 +1,8 @@
 import { PointSummariser } from "../aggregate/point-summariser.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
-import type { RunLines } from "../export/run-lines.js";
+import { DIGEST_FLAGS, DIGEST_VIOLATIONS, DIGEST_WIDTH, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
+import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
 
@@ -45,29 +46,35 @@ export class TableSink {
     this.#summariser = summaries ? new PointSummariser() : null;
   }
 
-  /** Rows in sweep order, with their table lines when a worker formatted them already. */
-  write(rows: readonly RunRow[], lines: RunLines | null = null): void {
-    if (lines === null) this.#writer.writeRuns(rows);
-    else this.#writer.writeRuns(rows, lines);
-    for (const row of rows) {
-      if (row.status === "ok") {
+  /** A batch's output, in sweep order. */
+  write({ lines, digest }: BatchOutput): void {
+    this.#writer.writeRuns(lines);
+    const { values } = digest;
+    for (let k = 0, at = 0; k < digest.count; k++, at += DIGEST_WIDTH) {
+      const flags = values[at + DIGEST_FLAGS]!;
+      if ((flags & FLAG_OK) !== 0) {
         this.#ok++;
-        if (row.converged) this.#converged++;
+        if ((flags & FLAG_CONVERGED) !== 0) this.#converged++;
       } else {
         this.#errors++;
-        if (this.firstErrors.length < KEEP_ERRORS) this.firstErrors.push(row);
       }
-      if ((row.violations ?? 0) > 0) {
-        this.#violating++;
-        if (this.firstViolations.length < KEEP_VIOLATIONS) this.firstViolations.push(row);
-      }
-      this.#summary(this.#summariser?.add(row) ?? null);
+      if (values[at + DIGEST_VIOLATIONS]! > 0) this.#violating++;
     }
-    this.#recorded += rows.length;
+    for (const row of digest.notable) {
+      if (row.status !== "ok" && this.firstErrors.length < KEEP_ERRORS) this.firstErrors.push(row);
+      if ((row.violations ?? 0) > 0 && this.firstViolations.length < KEEP_VIOLATIONS) this.firstViolations.push(row);
+    }
+    for (const summary of this.#summariser?.add(digest) ?? []) this.#summary(summary);
+    this.#recorded += digest.count;
     if (Date.now() - this.#lastSync >= SYNC_EVERY_MS) {
       this.#writer.sync();
       this.#lastSync = Date.now();
     }
+  }
+
+  /** Rows in sweep order (reused by a resume, or merged from shards). */
+  writeRows(rows: readonly RunRow[]): void {
+    this.write(batchOutput(rows));
   }
 
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */

@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { PointAccumulator } from "../../src/aggregate/point-accumulator.js";
+import { DIGEST_WIDTH, digestRows } from "../../src/aggregate/run-digest.js";
 import { CHUNK, ValueColumn } from "../../src/aggregate/value-column.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import { runSpec } from "../helpers.js";
@@ -36,11 +37,12 @@ describe("PointAccumulator", () => {
       converged: i % 11 !== 0,
       status: i % 101 === 0 ? ("error" as const) : ("ok" as const),
     }));
-    const inMemory = new PointAccumulator(Number.MAX_SAFE_INTEGER);
-    const spilling = new PointAccumulator(CHUNK);
-    for (const row of rows) {
-      inMemory.add(row);
-      spilling.add(row);
+    const digest = digestRows(rows);
+    const inMemory = new PointAccumulator(digest.heads[0]!, Number.MAX_SAFE_INTEGER);
+    const spilling = new PointAccumulator(digest.heads[0]!, CHUNK);
+    for (let k = 0; k < digest.count; k++) {
+      inMemory.add(digest.values, k * DIGEST_WIDTH);
+      spilling.add(digest.values, k * DIGEST_WIDTH);
     }
     expect(spillFiles().length).toBeGreaterThan(0);
     const expected = inMemory.summary();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PointSummariser } from "../../src/aggregate/point-summariser.js";
+import { digestRows } from "../../src/aggregate/run-digest.js";
 import { statistics, summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import type { RunRow, RunSpec } from "../../src/run/run-types.js";
@@ -38,9 +39,24 @@ describe("summarisePoint", () => {
 describe("PointSummariser", () => {
   it("emits a point's summary when the next point starts, and the last at finish", () => {
     const summariser = new PointSummariser();
-    const emitted = [spec(0, 0), spec(1, 0), spec(2, 1), spec(3, 2)].map((s) => summariser.add(executeRun(s)));
-    expect(emitted.map((summary) => summary?.point ?? null)).toEqual([null, null, 0, 1]);
-    expect(summariser.finish()?.point).toBe(2);
+    const rows = [spec(0, 0), spec(1, 0), spec(2, 1), spec(3, 2), spec(4, 2), spec(5, 3)].map(executeRun);
+    const batches = [[rows[0]!], [rows[1]!, rows[2]!, rows[3]!], [rows[4]!, rows[5]!]];
+    const emitted = batches.map((batch) => summariser.add(digestRows(batch)).map((summary) => summary.point));
+    expect(emitted).toEqual([[], [0, 1], [2]]);
+    expect(summariser.finish()).toEqual(summarisePoint([rows[5]!]));
     expect(summariser.finish()).toBeNull();
+  });
+
+  it("summarises the same in batches of any size", () => {
+    const rows = Array.from({ length: 9 }, (_, k) => executeRun(spec(k, Math.floor(k / 4))));
+    const summaries = (size: number) => {
+      const summariser = new PointSummariser();
+      const out = [];
+      for (let k = 0; k < rows.length; k += size) out.push(...summariser.add(digestRows(rows.slice(k, k + size))));
+      return [...out, summariser.finish()];
+    };
+    expect(summaries(1)).toEqual(summaries(9));
+    expect(summaries(2)).toEqual(summaries(9));
+    expect(summaries(9).map((summary) => summary?.runs)).toEqual([4, 4, 1]);
   });
 });

@@ -21,7 +21,7 @@ function rewritten(folder: string, change: (row: RunRow) => RunRow): string {
   const out = temporaryFolder();
   const sink = new TableSink(new ResultWriter(out));
   const rows = readFileSync(join(folder, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => change(JSON.parse(line) as RunRow));
-  sink.write(rows);
+  sink.writeRows(rows);
   sink.close(true);
   writeFileSync(join(out, "manifest.json"), readFileSync(join(folder, "manifest.json")));
   return out;

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runLines } from "../../src/export/run-lines.js";
 import { RunPool } from "../../src/pool/run-pool.js";
-import { executeRun } from "../../src/run/execute-run.js";
+import { batchOutput } from "../../src/pool/batch-output.js";
+import { executeRun, executeRunSafely } from "../../src/run/execute-run.js";
 import { batchSpecs, type RunBatch } from "../../src/sweep/run-batch.js";
 import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
 
@@ -18,13 +19,15 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     const specs = batchSpecs(batch);
     expect(specs.map((spec) => [spec.run, spec.point, spec.repeat])).toEqual([[0, 0, 0], [1, 0, 1], [3, 1, 1]]);
     const rows = specs.map(executeRun);
-    expect(await pool.run(batch)).toEqual({ rows, lines: runLines(rows) });
+    expect(await pool.run(batch)).toEqual(batchOutput(rows));
   });
 
   it("turns a run that throws into an error row and runs the rest", async () => {
     const batch: RunBatch = { settings: TEST_SETTINGS, ranges: [{ point: bogus, from: 0, to: 1 }, { point: planted, from: 1, to: 2 }] };
-    const { rows } = await pool.run(batch);
-    expect(rows.map((row) => row.status)).toEqual(["error", "ok"]);
-    expect(rows[1]).toEqual(executeRun(batchSpecs(batch)[1]!));
+    const [failed, ok] = batchSpecs(batch);
+    const { digest, lines } = await pool.run(batch);
+    expect(digest.notable).toEqual([executeRunSafely(failed!)]);
+    expect(digest.notable[0]).toMatchObject({ status: "error", error: expect.stringContaining("bogus") });
+    expect(lines).toEqual(runLines([digest.notable[0]!, executeRun(ok!)]));
   });
 });

@@ -1,0 +1,54 @@
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
+import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
+
+/** The numbers a summary needs of each converged run: statistics of these, medians of those. */
+export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "bestRatio"] as const;
+export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "bestBound"] as const;
+export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS] as const;
+
+/** Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null). */
+export const DIGEST_WIDTH = 3 + SUMMARY_COLUMNS.length;
+export const DIGEST_POINT = 0;
+export const DIGEST_FLAGS = 1;
+export const DIGEST_VIOLATIONS = 2;
+export const DIGEST_COLUMNS = 3;
+export const FLAG_OK = 1;
+export const FLAG_CONVERGED = 2;
+/** The max-margin solver ran and did not certify optimality (inexact, infeasible, failed, too large). */
+export const FLAG_NOT_OPTIMAL = 4;
+
+/** What identifies a grid point in its summary row. */
+export type PointHead = Pick<RunRow, "grid" | "point" | (typeof POINT_KEYS)[number]>;
+
+/**
+ * What the coordinator needs of a batch of rows besides their table lines: counts and summaries read
+ * `values` (DIGEST_WIDTH numbers a run, one typed array a batch: cheap to post between threads, no
+ * garbage per run), a head per grid point, and the whole rows of the few runs a report names (failed
+ * or violating a bound).
+ */
+export interface RunDigest {
+  readonly count: number;
+  readonly values: Float64Array;
+  /** The heads of the grid points the rows belong to, in order. */
+  readonly heads: PointHead[];
+  /** The rows with status "error" or violations > 0, in order. */
+  readonly notable: RunRow[];
+}
+
+export function digestRows(rows: readonly RunRow[]): RunDigest {
+  const values = new Float64Array(rows.length * DIGEST_WIDTH);
+  const heads: PointHead[] = [];
+  const notable: RunRow[] = [];
+  rows.forEach((row, k) => {
+    const at = k * DIGEST_WIDTH;
+    if (heads.length === 0 || heads[heads.length - 1]!.point !== row.point) heads.push(pick(row, ["grid", "point", ...POINT_KEYS]));
+    const notOptimal = row.optimalStatus !== null && row.optimalStatus !== "optimal" && row.optimalStatus !== "off";
+    values[at + DIGEST_POINT] = row.point;
+    values[at + DIGEST_FLAGS] = (row.status === "ok" ? FLAG_OK : 0) | (row.converged === true ? FLAG_CONVERGED : 0) | (notOptimal ? FLAG_NOT_OPTIMAL : 0);
+    values[at + DIGEST_VIOLATIONS] = row.violations ?? 0;
+    const record = row as unknown as Record<string, number | null>;
+    for (let c = 0; c < SUMMARY_COLUMNS.length; c++) values[at + DIGEST_COLUMNS + c] = record[SUMMARY_COLUMNS[c]!] ?? NaN;
+    if (row.status !== "ok" || (row.violations ?? 0) > 0) notable.push(row);
+  });
+  return { count: rows.length, values, heads, notable };
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { batchOutput, joinOutputs } from "../../src/pool/batch-output.js";
+import { errorRow, executeRun } from "../../src/run/execute-run.js";
+import { batchSpecs } from "../../src/sweep/run-batch.js";
+import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
+
+describe("joinOutputs", () => {
+  it("gives the output of all the rows at once, however they were split", () => {
+    const a = sweepPoint(0, pointParameters({ n: 30, d: 3 }), 3);
+    const b = sweepPoint(1, pointParameters({ n: 30, d: 4 }), 3);
+    const specs = batchSpecs({ settings: TEST_SETTINGS, ranges: [{ point: a, from: 0, to: 3 }, { point: b, from: 0, to: 2 }] });
+    const rows = specs.map((spec, k) => (k === 1 ? errorRow(spec, "boom") : executeRun(spec)));
+    const whole = batchOutput(rows);
+    expect(whole.digest.heads.map((head) => head.point)).toEqual([0, 1]);
+    expect(whole.digest.notable).toEqual([rows[1]]);
+    expect(joinOutputs(rows.map((row) => batchOutput([row])))).toEqual(whole);
+    expect(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))])).toEqual(whole);
+  });
+});
