@@ -14,9 +14,12 @@
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data.
  * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) through
- *             runExperiment at 1 and 2 threads, the speedup, and the pool's efficiency: the 1-thread
- *             sweep against a plain in-process loop over the same runs doing a worker's share (execute
- *             each run, format its table lines), without the pool, the writing or the summaries.
+ *             runExperiment at 1 and 2 threads (each a fresh pool), the speedup, and the pool's efficiency:
+ *             the 1-thread sweep against a plain in-process loop over the same runs doing a worker's share
+ *             (expand the specs, execute each run, format its table lines and digest), without the pool,
+ *             the writing or the summaries. That loop runs once in a fresh thread (inProcess), since the
+ *             pool's threads start fresh too and both pay the JIT's warm-up (about 0.2 s here); the same
+ *             loop on the bench's warm main thread is reported beside it (inProcessWarm), not used.
  * memory      (--full only) peak RSS of the process (coordinator and its worker threads, which share
  *             it) for a sweep of 1 000 000 small runs.
  */
@@ -24,16 +27,18 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../src/random/seeded-random.js";
-import { runLines } from "../src/export/run-lines.js";
+import { batchOutput } from "../src/pool/batch-output.js";
 import { executeRun } from "../src/run/execute-run.js";
 import { runExperiment } from "../src/runner/run-experiment.js";
 import { planSweep } from "../src/sweep/plan-sweep.js";
+import type { RunBatch } from "../src/sweep/run-batch.js";
 
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
@@ -136,17 +141,31 @@ async function sweepRate(runs: number, threads: number): Promise<number> {
   return runs / elapsed;
 }
 
+/** A plain loop over the sweep's runs in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
+function inFreshThread(runs: number): Promise<number> {
+  const plan = planSweep(smallSweep(runs).experiment);
+  const batches: RunBatch[] = [];
+  for (const point of plan.points()) {
+    for (let from = 0; from < plan.repeats; from += 1000) batches.push({ settings: plan.settings, ranges: [{ point, from, to: Math.min(plan.repeats, from + 1000) }] });
+  }
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./bench-in-thread.ts", import.meta.url), { workerData: { batches } });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+}
+
 async function sweep() {
   const runs = 20_000;
   const specs = [...planSweep(smallSweep(runs).experiment).runs()];
-  // The work a worker does for each run: execute it and format its lines of runs.jsonl and runs.csv
-  // (in batches of 1 000, as the pool's); writing and summarising are the coordinator's.
-  const inProcess = specs.length / seconds(3, () => {
-    for (let start = 0; start < specs.length; start += 1000) runLines(specs.slice(start, start + 1000).map(executeRun));
+  // The same loop on this (warm) thread, after a warm-up: for comparison only.
+  const warm = specs.length / seconds(3, () => {
+    for (let start = 0; start < specs.length; start += 1000) batchOutput(specs.slice(start, start + 1000).map(executeRun));
   });
+  const inProcess = median([await inFreshThread(runs), await inFreshThread(runs), await inFreshThread(runs)]);
   const one = median([await sweepRate(runs, 1), await sweepRate(runs, 1), await sweepRate(runs, 1)]);
   const two = median([await sweepRate(runs, 2), await sweepRate(runs, 2), await sweepRate(runs, 2)]);
-  return { runs, runsPerSecond: { inProcess, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };
+  return { runs, runsPerSecond: { inProcess, inProcessWarm: warm, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };
 }
 
 async function memory() {
@@ -185,7 +204,7 @@ if (results.maxMargin) {
 }
 const s = results.sweep;
 if (s) {
-  console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)}, 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
+  console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)} (warm ${Math.round(s.runsPerSecond.inProcessWarm)}), 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
   console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
 }
 if (results.memory) console.log(`memory, 1 000 000 runs           peak RSS ${Math.round(results.memory.peakRssMb)} MB`);

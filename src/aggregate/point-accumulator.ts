@@ -18,8 +18,8 @@ import { medianOf, statistics } from "./statistics.js";
 import type { Median, Statistics, SummaryRow } from "./summary-types.js";
 import { ValueColumn } from "./value-column.js";
 
-/** Values per column held in memory before they spill to a temporary file (512 KiB a column). */
-export const SPILL_AFTER = 1 << 16;
+/** Values per column held in memory before they spill to a temporary file (128 KiB a column, 3.4 MB a point). */
+export const SPILL_AFTER = 1 << 14;
 
 let spills = 0;
 const spillPath = () => join(tmpdir(), `perceptron-lab-${process.pid}-${spills++}.f64`);

@@ -21,6 +21,13 @@ export interface RunPoolOptions {
 }
 
 /**
+ * The young generation of each worker's heap, in MB. A run's garbage is small objects that die young (its
+ * arrays live outside the heap), so a small nursery costs no speed, and it keeps each worker's resident
+ * memory down: a 200 000-run sweep peaked at 236 MB of RSS with 16 MB, 291 MB with V8's default.
+ */
+const YOUNG_GENERATION_MB = 16;
+
+/**
  * A pool of worker threads that run batches of runs (see RunBatch). The engine (Piscina) stays private.
  *
  * The worker is this folder's `worker` module with this module's own extension: `worker.js` when running
@@ -58,7 +65,10 @@ export class RunPool {
       idleTimeout: 60_000,
       execArgv: extension === ".ts" ? typeScriptExecArgv() : process.execArgv,
       workerData: { faults: options.faults },
-      ...(this.#memoryMb === null ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb } }),
+      resourceLimits: {
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+        ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
+      },
     });
   }
 
