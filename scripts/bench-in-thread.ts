@@ -1,15 +1,16 @@
 /**
  * The pool-efficiency baseline of `npm run bench` (see bench.ts, "sweep"): in a fresh thread, like the
  * pool's own, one plain loop over the sweep's runs doing a worker's share (expand the specs, execute each
- * run, format its table lines and digest, 1 000 runs at a time), timed once from cold. Posts runs/s.
+ * run, format its table lines and digest, 1 000 runs at a time), timed once from cold: runs/s. Started
+ * through Piscina, whose workers load TypeScript through tsx as the run pool's do.
  */
-import { parentPort, workerData } from "node:worker_threads";
 import { batchOutput } from "../src/pool/batch-output.js";
 import { executeRun } from "../src/run/execute-run.js";
 import { batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
 
-const batches = (workerData as { batches: RunBatch[] }).batches;
-const runs = batches.reduce((sum, batch) => sum + batch.ranges.reduce((count, range) => count + range.to - range.from, 0), 0);
-const start = process.hrtime.bigint();
-for (const batch of batches) batchOutput(batchSpecs(batch).map(executeRun));
-parentPort!.postMessage(runs / (Number(process.hrtime.bigint() - start) / 1e9));
+export default function inThread(batches: readonly RunBatch[]): number {
+  const runs = batches.reduce((sum, batch) => sum + batch.ranges.reduce((count, range) => count + range.to - range.from, 0), 0);
+  const start = process.hrtime.bigint();
+  for (const batch of batches) batchOutput(batchSpecs(batch).map(executeRun));
+  return runs / (Number(process.hrtime.bigint() - start) / 1e9);
+}

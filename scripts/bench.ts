@@ -27,7 +27,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { Piscina } from "piscina";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
@@ -35,6 +35,7 @@ import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../src/random/seeded-random.js";
 import { batchOutput } from "../src/pool/batch-output.js";
+import { typeScriptExecArgv } from "../src/pool/run-pool.js";
 import { executeRun } from "../src/run/execute-run.js";
 import { runExperiment } from "../src/runner/run-experiment.js";
 import { planSweep } from "../src/sweep/plan-sweep.js";
@@ -148,11 +149,8 @@ function inFreshThread(runs: number): Promise<number> {
   for (const point of plan.points()) {
     for (let from = 0; from < plan.repeats; from += 1000) batches.push({ settings: plan.settings, ranges: [{ point, from, to: Math.min(plan.repeats, from + 1000) }] });
   }
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./bench-in-thread.ts", import.meta.url), { workerData: { batches } });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  const thread = new Piscina({ filename: new URL("./bench-in-thread.ts", import.meta.url).href, minThreads: 1, maxThreads: 1, execArgv: typeScriptExecArgv() });
+  return thread.run(batches).finally(() => thread.close()) as Promise<number>;
 }
 
 async function sweep() {

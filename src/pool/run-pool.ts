@@ -102,7 +102,8 @@ export class RunPool {
   }
 }
 
-function typeScriptExecArgv(): string[] {
+/** The options that start a worker thread able to load TypeScript modules (tsx's loader). */
+export function typeScriptExecArgv(): string[] {
   if (process.execArgv.some((argument) => argument.includes("tsx"))) return process.execArgv;
   const loader = createRequire(import.meta.url).resolve("tsx");
   return [...process.execArgv, "--import", pathToFileURL(loader).href];
