@@ -6,10 +6,10 @@
  */
 import { batchOutput } from "../src/pool/batch-output.js";
 import { executeRun } from "../src/run/execute-run.js";
-import { batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
+import { batchLength, batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
 
 export default function inThread(batches: readonly RunBatch[]): number {
-  const runs = batches.reduce((sum, batch) => sum + batch.ranges.reduce((count, range) => count + range.to - range.from, 0), 0);
+  const runs = batches.reduce((sum, batch) => sum + batchLength(batch), 0);
   const start = process.hrtime.bigint();
   for (const batch of batches) batchOutput(batchSpecs(batch).map(executeRun));
   return runs / (Number(process.hrtime.bigint() - start) / 1e9);
