@@ -17,8 +17,8 @@ export const DEFAULT_BATCH_OPTIONS: BatchOptions = { targetCost: 16e6, maxRuns: 
 
 /** Runs of the sweep in order: a range to run, or a row already recorded by a previous invocation. */
 export type SweepItem = { readonly todo: RunRange } | { readonly recorded: RunRow };
-/** Consecutive items of one kind: a batch to run (`runs` of them, in ranges), or recorded rows to reuse as they are. */
-export type Segment = { readonly ranges: RunRange[]; readonly runs: number } | { readonly recorded: RunRow[] };
+/** Consecutive items of one kind: a batch to run (its ranges), or recorded rows to reuse as they are. */
+export type Segment = { readonly ranges: RunRange[] } | { readonly recorded: RunRow[] };
 
 /**
  * Cuts the sweep into segments, in order: runs to do are grouped into batches of about `targetCost`
@@ -31,7 +31,7 @@ export function* makeSegments(items: Iterable<SweepItem>, costOf: (point: SweepP
   let cost = 0;
   let recorded: RunRow[] = [];
   const batch = (): Segment => {
-    const segment = { ranges, runs };
+    const segment = { ranges };
     ranges = [];
     runs = 0;
     cost = 0;

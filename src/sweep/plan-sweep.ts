@@ -2,7 +2,7 @@ import type { Experiment, Grid } from "../experiment/experiment.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
 import { isPowerOfTwo } from "../generators/hadamard.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
-import { runSpecOf, type RunSettings, type SweepPoint } from "./run-batch.js";
+import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";
 
 /** Grid points a rule excluded, by reason. */
 export interface SkippedPoints {
@@ -57,7 +57,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
     repeats: experiment.repeats,
     points,
     runs: function* () {
-      for (const point of points()) for (let repeat = 0; repeat < experiment.repeats; repeat++) yield runSpecOf(settings, point, repeat);
+      for (const point of points()) yield* rangeSpecs(settings, { point, from: 0, to: experiment.repeats });
     },
   };
 }

@@ -37,19 +37,19 @@ export interface RunBatch {
 
 /** The spec of one run: its place, its seed (see runSeed), the point's parameters, the sweep's settings. */
 export function runSpecOf(settings: RunSettings, point: SweepPoint, repeat: number): RunSpec {
-  return rangeSpecs(settings, { point, from: repeat, to: repeat + 1 })[0]!;
+  return rangeSpecs(settings, { point, from: repeat, to: repeat + 1 }).next().value!;
 }
 
 /** The specs of a batch's runs, in order. */
 export function batchSpecs(batch: RunBatch): RunSpec[] {
-  return batch.ranges.flatMap((range) => rangeSpecs(batch.settings, range));
+  return batch.ranges.flatMap((range) => [...rangeSpecs(batch.settings, range)]);
 }
 
-function rangeSpecs(settings: RunSettings, { point, from, to }: RunRange): RunSpec[] {
+/** The specs of a range's runs, in order, lazily; the point's seed prefix is built once. */
+export function* rangeSpecs(settings: RunSettings, { point, from, to }: RunRange): Generator<RunSpec> {
   const prefix = seedPrefix(settings.seed, dataParameters(point.parameters));
-  const specs: RunSpec[] = [];
   for (let repeat = from; repeat < to; repeat++) {
-    specs.push({
+    yield {
       run: point.firstRun + repeat,
       grid: point.grid,
       point: point.point,
@@ -58,9 +58,8 @@ function rangeSpecs(settings: RunSettings, { point, from, to }: RunRange): RunSp
       ...point.parameters,
       maxEpochs: settings.maxEpochs,
       optimal: settings.optimal,
-    });
+    };
   }
-  return specs;
 }
 
 export function batchLength(batch: RunBatch): number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { executeRun } from "../../src/run/execute-run.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type Segment, type SweepItem } from "../../src/sweep/make-segments.js";
-import { runSpecOf, type SweepPoint } from "../../src/sweep/run-batch.js";
+import { batchLength, runSpecOf, type SweepPoint } from "../../src/sweep/run-batch.js";
 import { pointParameters, sweepPoint as pointOf, TEST_SETTINGS } from "../helpers.js";
 
 const settings = { ...TEST_SETTINGS, optimal: false };
@@ -12,7 +12,7 @@ const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, settings
 const todo = (point: SweepPoint, from: number, to: number): SweepItem => ({ todo: { point, from, to } });
 const recorded = (point: SweepPoint, repeat: number): SweepItem => ({ recorded: executeRun(runSpecOf(settings, point, repeat)) });
 const shape = (segments: Iterable<Segment>) =>
-  [...segments].map((segment) => ("ranges" in segment ? `run ${segment.runs} ${segment.ranges.map((r) => `${r.point.point}:${r.from}-${r.to}`).join(",")}` : `reuse ${segment.recorded.length}`));
+  [...segments].map((segment) => ("ranges" in segment ? `run ${batchLength({ settings, ranges: segment.ranges })} ${segment.ranges.map((r) => `${r.point.point}:${r.from}-${r.to}`).join(",")}` : `reuse ${segment.recorded.length}`));
 
 describe("makeSegments", () => {
   it("keeps the sweep order and cuts batches by estimated cost", () => {

@@ -98,6 +98,8 @@ describe("findRun", () => {
   it("finds a run by its index and refuses one out of range", () => {
     const exp = experiment({ repeats: 2, grid: { n: 10, d: 2, margin: [0.1, 0.2] } });
     expect(findRun(exp, 3)).toMatchObject({ run: 3, point: 1, repeat: 1, margin: 0.2 });
+    const runs = [...planSweep(exp).runs()];
+    runs.forEach((spec) => expect(findRun(exp, spec.run)).toEqual(spec));
     expect(() => findRun(exp, 4)).toThrow("--run 4: the sweep has 4 runs, numbered 0 to 3");
   });
 });
