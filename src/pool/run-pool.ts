@@ -33,7 +33,8 @@ const YOUNG_GENERATION_MB = 16;
  * The worker is this folder's `worker` module with this module's own extension: `worker.js` when running
  * from the compiled output (dist/), `worker.ts` when running the TypeScript sources. In the latter case
  * the threads are started with tsx's loader (`--import tsx`), so the sources load whether or not the
- * parent process itself was started with it (tsx, vitest, node --import tsx).
+ * parent process itself was started with it (tsx, vitest, node --import tsx). Otherwise the threads
+ * inherit the parent's Node options (see typeScriptExecArgv).
  *
  * `run` never rejects: a batch whose worker crashes, runs out of memory or overruns the time limit is
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
@@ -63,7 +64,7 @@ export class RunPool {
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: 60_000,
-      execArgv: extension === ".ts" ? typeScriptExecArgv() : process.execArgv,
+      execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined,
       workerData: { faults: options.faults },
       resourceLimits: {
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
@@ -102,9 +103,14 @@ export class RunPool {
   }
 }
 
-/** The options that start a worker thread able to load TypeScript modules (tsx's loader). */
-export function typeScriptExecArgv(): string[] {
-  if (process.execArgv.some((argument) => argument.includes("tsx"))) return process.execArgv;
+/**
+ * The options that start a worker thread able to load TypeScript modules (tsx's loader). `undefined` when
+ * the parent already runs under tsx: the thread then inherits the parent's options as they are. Passing
+ * them explicitly would make Node reject any V8 or process-wide option among them (--max-old-space-size,
+ * say), which a thread cannot take on its own.
+ */
+export function typeScriptExecArgv(): string[] | undefined {
+  if (process.execArgv.some((argument) => argument.includes("tsx"))) return undefined;
   const loader = createRequire(import.meta.url).resolve("tsx");
   return [...process.execArgv, "--import", pathToFileURL(loader).href];
 }

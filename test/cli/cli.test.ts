@@ -12,6 +12,9 @@ import { temporaryFolder } from "../helpers.js";
 const ENTRY_POINTS = {
   compiled: ["dist/cli/main.js"],
   typescript: ["--import", "tsx", "src/cli/main.ts"],
+  // A V8 option a worker thread cannot be given on its own: the threads must inherit it, not receive it.
+  compiledWithV8Option: ["--max-old-space-size=3000", "dist/cli/main.js"],
+  typescriptWithV8Option: ["--max-old-space-size=3000", "--import", "tsx", "src/cli/main.ts"],
 } as const;
 
 function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled", env: NodeJS.ProcessEnv = {}) {
@@ -47,6 +50,14 @@ describe("perceptron-lab run", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     for (const file of TABLES) expect(read(out.typescript, file)).toBe(read(out.compiled, file));
+  });
+
+  it("writes the same tables when node is started with a V8 option, compiled and under tsx", () => {
+    for (const entry of ["compiledWithV8Option", "typescriptWithV8Option"] as const) {
+      const result = cli(["run", "experiments/quick.json", "--threads", "2", "--out", join(folder, entry), "--quiet", "--no-report"], entry);
+      expect(result).toMatchObject({ code: 0, stderr: "" });
+      for (const file of TABLES) expect(read(join(folder, entry), file)).toBe(read(out.compiled, file));
+    }
   });
 
   it("writes the same tables with the TypeScript reference kernel (PERCEPTRON_LAB_KERNEL=typescript)", () => {
