@@ -1,6 +1,8 @@
+import { stringify } from "csv-stringify/sync";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
-import { csvLine } from "../../src/export/csv-line.js";
+import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
 import { runCsvLines, runsCsvHeader } from "../../src/export/runs-csv.js";
 import { runJsonLine } from "../../src/export/runs-jsonl.js";
@@ -17,6 +19,19 @@ describe("csvLine", () => {
   it("writes RFC 4180 fields: shortest round-trip numbers, true/false, empty for null and non-finite", () => {
     expect(csvLine([0.1, 1e-7, 123456789012345, true, false, null, Infinity, NaN, 'say "hi", twice'])).toBe(
       '0.1,1e-7,123456789012345,true,false,,,,"say ""hi"", twice"\n',
+    );
+  });
+
+  it("writes the same lines as csv-stringify given whole records, texts with quotes, separators and newlines included", () => {
+    const text = fc.oneof(fc.string(), fc.constantFrom("", " a", "a,b", 'a"b', "a\nb", "a\rb", "\r\n", "é,\"", "null"));
+    const value: fc.Arbitrary<CsvValue> = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(fc.array(fc.array(value, { maxLength: 8 }), { maxLength: 6 }), (records) => {
+        // Twice: the second call takes the remembered text fields.
+        expect(csvLines(records)).toBe(stringify(records, CSV_OPTIONS));
+        expect(csvLines(records)).toBe(stringify(records, CSV_OPTIONS));
+      }),
+      { numRuns: 500 },
     );
   });
 });
