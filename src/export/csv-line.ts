@@ -38,7 +38,8 @@ export const CSV_OPTIONS = {
   },
 };
 
-function csvField(value: CsvValue): string {
+/** One field of a line, as csvLines writes it (without its separator). */
+export function csvField(value: CsvValue): string {
   switch (typeof value) {
     case "number":
       return CSV_OPTIONS.cast.number(value);

@@ -1,6 +1,6 @@
 import type { RunRow } from "../run/run-types.js";
-import { runCsvLines } from "./runs-csv.js";
-import { runJsonLine } from "./runs-jsonl.js";
+import { csvField } from "./csv-line.js";
+import { RUN_COLUMNS } from "./run-columns.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order. */
 export interface RunLines {
@@ -8,10 +8,42 @@ export interface RunLines {
   readonly csv: string;
 }
 
+/** Each key of a runs.jsonl line with what precedes it: `{"run":`, `,"grid":`, … */
+const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`);
+
 /**
  * Formats a batch of rows for both run tables. The pool's workers call it, so that formatting (about as
  * costly as writing) runs on every thread instead of the one coordinator (see BatchOutput).
+ *
+ * Each number is formatted once for both tables: its shortest round-trip form, which is what
+ * JSON.stringify writes for a finite number (non-finite ones are null in JSON, empty in CSV). A jsonl
+ * line is the row's keys in RUN_COLUMNS order, exactly `JSON.stringify(row, RUN_COLUMNS)`; a CSV line is
+ * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows.
  */
 export function runLines(rows: readonly RunRow[]): RunLines {
-  return { jsonl: rows.map(runJsonLine).join(""), csv: runCsvLines(rows) };
+  let jsonl = "";
+  let csv = "";
+  for (const row of rows) {
+    for (let k = 0; k < RUN_COLUMNS.length; k++) {
+      const value = row[RUN_COLUMNS[k]!];
+      let json: string;
+      let field: string;
+      if (typeof value === "number" && Number.isFinite(value)) {
+        json = field = String(value);
+      } else if (typeof value === "string") {
+        json = JSON.stringify(value);
+        field = csvField(value);
+      } else if (typeof value === "boolean") {
+        json = field = value ? "true" : "false";
+      } else {
+        json = "null";
+        field = "";
+      }
+      jsonl += JSON_KEYS[k]! + json;
+      csv += k === 0 ? field : `,${field}`;
+    }
+    jsonl += "}\n";
+    csv += "\n";
+  }
+  return { jsonl, csv };
 }

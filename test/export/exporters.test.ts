@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
-import { runCsvLines, runsCsvHeader } from "../../src/export/runs-csv.js";
-import { runJsonLine } from "../../src/export/runs-jsonl.js";
+import { runLines } from "../../src/export/run-lines.js";
+import { runsCsvHeader } from "../../src/export/runs-csv.js";
 import { flattenSummary, summaryCsvHeader } from "../../src/export/summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "../../src/export/summary-json.js";
 import { summaryTable } from "../../src/export/summary-table.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
-import type { RunSpec } from "../../src/run/run-types.js";
+import type { RunRow, RunSpec } from "../../src/run/run-types.js";
 import { runSpec, STRUCTURED } from "../helpers.js";
 
 const spec: RunSpec = runSpec({ run: 3, point: 1, seed: 99, generator: "hadamard", n: 4, d: 3, ...STRUCTURED, eta: 0.5, maxEpochs: 100 });
@@ -36,6 +36,8 @@ describe("csvLine", () => {
   });
 });
 
+const runJsonLine = (row: RunRow) => runLines([row]).jsonl;
+
 describe("runs.csv and runs.jsonl", () => {
   it("have the same columns in the same order, every key of a row", () => {
     const row = executeRun(spec);
@@ -46,11 +48,26 @@ describe("runs.csv and runs.jsonl", () => {
   });
 
   it("write a hadamard run as expected", () => {
-    const line = runCsvLines([executeRun(spec)]);
+    const line = runLines([executeRun(spec)]).csv;
     // run … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
     // γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4, N = 4, best 4.
     expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
     expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
+  });
+
+  it("format each row as JSON.stringify(row, RUN_COLUMNS) and as csv-stringify would, on random rows", () => {
+    const value = fc.oneof(fc.double(), fc.constantFrom(-0, Infinity, -Infinity, NaN), fc.string(), fc.constantFrom('a,"b"\n', "é"), fc.boolean(), fc.constant(null));
+    const row = fc.tuple(...RUN_COLUMNS.map(() => value)).map((values) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, values[k]])) as unknown as RunRow);
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 4 }), (rows) => {
+        const records = rows.map((r) => RUN_COLUMNS.map((column) => r[column] as CsvValue));
+        expect(runLines(rows)).toEqual({
+          jsonl: rows.map((r) => `${JSON.stringify(r, RUN_COLUMNS as string[])}\n`).join(""),
+          csv: stringify(records, CSV_OPTIONS),
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
