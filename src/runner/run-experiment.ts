@@ -106,10 +106,11 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
   const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
   const writer = new ResultWriter(outDir, { summaries: shard === null });
+  const tool = toolInfo(); // asks git three times: once for both manifests
   const manifest = (status: Manifest["status"], extra: Record<string, unknown>) =>
     writer.writeManifest({
       status,
-      tool: toolInfo(),
+      tool,
       experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
       resolved: experiment,
       shard,
@@ -164,12 +165,16 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
       if (window.length >= limit) consume(await window.shift()!);
     }
     while (window.length > 0) consume(await window.shift()!);
-  } finally {
+  } catch (error) {
     await pool.close();
+    throw error;
   }
 
-  // An interrupted sweep writes the summaries of the points it completed, not of the one it was in.
+  // The threads wind down while the last summaries are taken. An interrupted sweep writes the summaries
+  // of the points it completed, not of the one it was in.
+  const closing = pool.close();
   sink.close(!interrupted);
+  await closing;
   const endedAt = new Date();
   const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
