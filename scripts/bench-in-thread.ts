@@ -1,14 +1,18 @@
 /**
- * The pool-efficiency baseline of `npm run bench` (see bench.ts, "sweep"): in a fresh thread, like the
- * pool's own, one plain loop over the sweep's runs doing a worker's share (expand the specs, execute each
- * run, format its table lines and digest, 1 000 runs at a time), timed once from cold: runs/s. Started
- * through Piscina, whose workers load TypeScript through tsx as the run pool's do.
+ * The pool-efficiency baseline of `npm run bench` (see bench.ts, "sweep"): one plain loop over the sweep's
+ * runs doing a worker's share (expand the specs, execute each run, format its table lines and digest,
+ * 1 000 runs at a time), with the compiled modules the pool's workers run. bench.ts runs it in a fresh
+ * thread through Piscina (cold, like the pool's threads) and on its own warm main thread.
  */
-import { batchOutput } from "../src/pool/batch-output.js";
-import { executeRun } from "../src/run/execute-run.js";
-import { batchLength, batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
+import type { RunBatch } from "../src/sweep/run-batch.js";
+import { compiled } from "./compiled.js";
 
-export default function inThread(batches: readonly RunBatch[]): number {
+/** Runs per second of one pass over the batches (the modules' loading not timed). */
+export default async function runBatches(batches: readonly RunBatch[]): Promise<number> {
+  // Loaded here: with top-level awaits instead, a Piscina thread failed to load this file through tsx (Node 20).
+  const { batchOutput } = await compiled<typeof import("../src/pool/batch-output.js")>("pool/batch-output.js");
+  const { executeRun } = await compiled<typeof import("../src/run/execute-run.js")>("run/execute-run.js");
+  const { batchLength, batchSpecs } = await compiled<typeof import("../src/sweep/run-batch.js")>("sweep/run-batch.js");
   const runs = batches.reduce((sum, batch) => sum + batchLength(batch), 0);
   const start = process.hrtime.bigint();
   for (const batch of batches) batchOutput(batchSpecs(batch).map(executeRun));

@@ -13,18 +13,25 @@
  * generation  random values per second of the planted generator (n·d per data set).
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data.
- * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) through
- *             runExperiment at 1 and 2 threads (each a fresh pool), the speedup, and the pool's efficiency:
- *             the 1-thread sweep against a plain in-process loop over the same runs doing a worker's share
- *             (expand the specs, execute each run, format its table lines and digest), without the pool,
- *             the writing or the summaries. That loop runs once in a fresh thread (inProcess), since the
- *             pool's threads start fresh too and both pay the JIT's warm-up (about 0.2 s here); the same
- *             loop on the bench's warm main thread is reported beside it (inProcessWarm), not used.
- * memory      (--full only) peak RSS of the process (coordinator and its worker threads, which share
- *             it) for a sweep of 1 000 000 small runs.
+ * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) at 1 and 2
+ *             threads, the speedup, and the pool's efficiency: the 1-thread sweep against a plain loop over
+ *             the same runs doing a worker's share (expand the specs, execute each run, format its table
+ *             lines and digest), without the pool, the writing or the summaries. Each sweep is the shipped
+ *             command in a process of its own (`node dist/cli/main.js run … --no-report`, as
+ *             `npx perceptron-lab run` runs it), timed by the wall time its manifest records (from the
+ *             start of the sweep to its last table, so without Node's and the modules' start-up). The loop
+ *             runs the same compiled modules once in a fresh thread (inProcess), since the pool's threads
+ *             start fresh too and both pay the JIT's warm-up (about 0.2 s here); the same loop on the
+ *             bench's warm main thread is reported beside it (inProcessWarm), not used.
+ * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
+ *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
+ *             and its worker threads, which share the process).
+ *
+ * kernel, generation and maxMargin run the TypeScript sources (under tsx); sweep and memory the compiled
+ * output (dist/, which `npm install` builds; `npm run build` after a change).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Piscina } from "piscina";
@@ -34,12 +41,10 @@ import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../src/random/seeded-random.js";
-import { batchOutput } from "../src/pool/batch-output.js";
 import { typeScriptExecArgv } from "../src/pool/run-pool.js";
-import { executeRun } from "../src/run/execute-run.js";
-import { runExperiment } from "../src/runner/run-experiment.js";
-import { planSweep } from "../src/sweep/plan-sweep.js";
 import type { RunBatch } from "../src/sweep/run-batch.js";
+import runBatches from "./bench-in-thread.js";
+import { compiled, COMPILED_CLI } from "./compiled.js";
 
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
@@ -127,48 +132,59 @@ function maxMargin() {
   });
 }
 
-function smallSweep(runs: number) {
-  const source = { name: "bench", repeats: runs, optimal: false, grid: { n: 100, d: 10, margin: 0.1 } };
-  return { path: "bench.json", experiment: parseExperiment(source, "bench"), source, hash: "0".repeat(64) };
+const SMALL_RUNS = { optimal: false, grid: { n: 100, d: 10, margin: 0.1 } };
+
+/**
+ * `runs` small runs through the shipped command (`node dist/cli/main.js run`) in a process of its own:
+ * runs per second over the wall time its manifest records, and the process's peak RSS in MB.
+ */
+function cliSweep(runs: number, threads: number): { runsPerSecond: number; peakRssMb: number } {
+  const folder = mkdtempSync(join(tmpdir(), "perceptron-lab-bench-"));
+  try {
+    const file = join(folder, "bench.json");
+    writeFileSync(file, JSON.stringify({ name: "bench", repeats: runs, ...SMALL_RUNS }));
+    const out = join(folder, "out");
+    execFileSync(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--threads", String(threads), "--quiet", "--no-report"], { stdio: ["ignore", "ignore", "inherit"] });
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number; peakRssMb: number };
+    return { runsPerSecond: runs / manifest.wallSeconds, peakRssMb: manifest.peakRssMb };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
-async function sweepRate(runs: number, threads: number): Promise<number> {
-  const outDir = join(tmpdir(), `perceptron-lab-bench-${process.pid}-${threads}`);
-  rmSync(outDir, { recursive: true, force: true });
-  const start = process.hrtime.bigint();
-  await runExperiment(smallSweep(runs), { threads, outDir });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  rmSync(outDir, { recursive: true, force: true });
-  return runs / elapsed;
-}
-
-/** A plain loop over the sweep's runs in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
-function inFreshThread(runs: number): Promise<number> {
-  const plan = planSweep(smallSweep(runs).experiment);
+/** The small sweep's batches of 1 000 runs, planned by the compiled modules. */
+async function smallBatches(runs: number): Promise<RunBatch[]> {
+  const { parseExperiment } = await compiled<typeof import("../src/experiment/load-experiment.js")>("experiment/load-experiment.js");
+  const { planSweep } = await compiled<typeof import("../src/sweep/plan-sweep.js")>("sweep/plan-sweep.js");
+  const plan = planSweep(parseExperiment({ name: "bench", repeats: runs, ...SMALL_RUNS }, "bench"));
   const batches: RunBatch[] = [];
   for (const point of plan.points()) {
     for (let from = 0; from < plan.repeats; from += 1000) batches.push({ settings: plan.settings, ranges: [{ point, from, to: Math.min(plan.repeats, from + 1000) }] });
   }
+  return batches;
+}
+
+/** A plain loop over the batches in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
+function inFreshThread(batches: RunBatch[]): Promise<number> {
   const thread = new Piscina({ filename: new URL("./bench-in-thread.ts", import.meta.url).href, minThreads: 1, maxThreads: 1, execArgv: typeScriptExecArgv() });
   return thread.run(batches).finally(() => thread.close()) as Promise<number>;
 }
 
 async function sweep() {
   const runs = 20_000;
-  const specs = [...planSweep(smallSweep(runs).experiment).runs()];
+  const batches = await smallBatches(runs);
   // The same loop on this (warm) thread, after a warm-up: for comparison only.
-  const warm = specs.length / seconds(3, () => {
-    for (let start = 0; start < specs.length; start += 1000) batchOutput(specs.slice(start, start + 1000).map(executeRun));
-  });
-  const inProcess = median([await inFreshThread(runs), await inFreshThread(runs), await inFreshThread(runs)]);
-  const one = median([await sweepRate(runs, 1), await sweepRate(runs, 1), await sweepRate(runs, 1)]);
-  const two = median([await sweepRate(runs, 2), await sweepRate(runs, 2), await sweepRate(runs, 2)]);
+  await runBatches(batches);
+  const warm = median([await runBatches(batches), await runBatches(batches), await runBatches(batches)]);
+  const inProcess = median([await inFreshThread(batches), await inFreshThread(batches), await inFreshThread(batches)]);
+  const rate = (threads: number) => median([1, 2, 3].map(() => cliSweep(runs, threads).runsPerSecond));
+  const one = rate(1);
+  const two = rate(2);
   return { runs, runsPerSecond: { inProcess, inProcessWarm: warm, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };
 }
 
-async function memory() {
-  await sweepRate(1_000_000, 2);
-  return { runs: 1_000_000, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+function memory() {
+  return { runs: 1_000_000, threads: 2, peakRssMb: cliSweep(1_000_000, 2).peakRssMb };
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
@@ -179,7 +195,7 @@ const results = {
   ...(want("generation") ? { generation: generation() } : {}),
   ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
   ...(want("sweep") ? { sweep: await sweep() } : {}),
-  ...(full && want("memory") ? { memory: await memory() } : {}),
+  ...(full && want("memory") ? { memory: memory() } : {}),
 };
 
 const e = (value: number) => value.toExponential(2);
@@ -205,5 +221,5 @@ if (s) {
   console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)} (warm ${Math.round(s.runsPerSecond.inProcessWarm)}), 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
   console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
 }
-if (results.memory) console.log(`memory, 1 000 000 runs           peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
+if (results.memory) console.log(`memory, 1 000 000 runs, 2 threads peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
 if (json) console.log(JSON.stringify(results));

@@ -180,7 +180,9 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
   if (!interrupted && previous !== null) rmSync(previous.path, { force: true });
-  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds });
+  // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb });
   return {
     outcome: interrupted ? "interrupted" : "complete",
     outDir,

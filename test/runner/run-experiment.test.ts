@@ -38,7 +38,9 @@ describe("runExperiment", () => {
 
   it("writes runs in sweep order, one summary row per grid point, and a manifest", async () => {
     const outDir = temporaryFolder();
+    const rssBefore = process.memoryUsage.rss() / 2 ** 20;
     const report = await runExperiment(sweep, { threads: 2, outDir });
+    const peakAfter = process.resourceUsage().maxRSS / 1024;
     const runs = readFileSync(join(outDir, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
     expect(runs.map((row) => row.run)).toEqual([...Array(528).keys()]);
     const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
@@ -54,6 +56,9 @@ describe("runExperiment", () => {
     expect(manifest.counts).toEqual(report.counts);
     expect(manifest.skipped).toEqual(report.skipped);
     expect(typeof manifest.wallSeconds).toBe("number");
+    // The process's peak: at least what it held before the sweep, at most its peak after (rounded, in MB).
+    expect(manifest.peakRssMb).toBeGreaterThanOrEqual(Math.floor(rssBefore));
+    expect(manifest.peakRssMb).toBeLessThanOrEqual(Math.ceil(peakAfter));
     expect(report.skipped).toEqual([
       { grid: 1, reason: "orthonormal: needs bias false", points: 2 },
       { grid: 1, reason: "hadamard: needs bias true", points: 2 },

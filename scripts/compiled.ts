@@ -1,0 +1,16 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The compiled tool (dist/, which `npm install` builds): what `npx perceptron-lab` runs, and what the
+ * bench's sweep figures measure. Its modules are loaded by path and typed by their sources.
+ */
+const DIST = new URL("../dist/", import.meta.url);
+
+export const COMPILED_CLI = fileURLToPath(new URL("cli/main.js", DIST));
+
+/** A module of dist/ by its path there ("pool/batch-output.js"), typed as T (its source's module type). */
+export async function compiled<T>(path: string): Promise<T> {
+  if (!existsSync(COMPILED_CLI)) throw new Error("dist/ is missing: run `npm run build` first");
+  return (await import(new URL(path, DIST).href)) as T;
+}
