@@ -32,9 +32,10 @@ export class ValueColumn {
     this.#chunks[this.#chunks.length - 1]![this.#filled++] = value;
   }
 
-  /** Every value, in the order pushed. */
-  values(): Float64Array {
-    const all = new Float64Array(this.length);
+  /** Every value, in the order pushed: at the start of `into` when given (long enough), else a new array. */
+  values(into?: Float64Array): Float64Array {
+    if (into !== undefined && into.length < this.length) throw new RangeError(`${this.length} values do not fit in ${into.length}`);
+    const all = into === undefined ? new Float64Array(this.length) : into.subarray(0, this.length);
     if (this.#fd !== null) readSync(this.#fd, all, 0, this.#spilled * 8, 0);
     let offset = this.#spilled;
     this.#chunks.forEach((chunk, k) => {

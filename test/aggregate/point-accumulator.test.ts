@@ -20,6 +20,12 @@ describe("ValueColumn", () => {
     const values = column.values();
     expect(values.length).toBe(count);
     expect(values.every((value, i) => value === i * 0.5 - 7)).toBe(true);
+    // Into a buffer of the caller's, at its start; one too short is refused.
+    const buffer = new Float64Array(count + 10).fill(99);
+    expect(column.values(buffer)).toEqual(values);
+    expect(buffer.subarray(0, count)).toEqual(values);
+    expect(buffer[count]).toBe(99);
+    expect(() => column.values(new Float64Array(count - 1))).toThrow(RangeError);
     column.dispose();
     expect(spillFiles()).toEqual([]);
   });
