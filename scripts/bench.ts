@@ -23,7 +23,9 @@
  *             start of the sweep to its last table, so without Node's and the modules' start-up). The loop
  *             runs the same compiled modules once in a fresh thread (inProcess), since the pool's threads
  *             start fresh too and both pay the JIT's warm-up (about 0.2 s here); the same loop on the
- *             bench's warm main thread is reported beside it (inProcessWarm), not used.
+ *             bench's warm main thread is reported beside it (inProcessWarm), not used. Five rounds of
+ *             the three, interleaved; each figure is a median over the rounds, each ratio the median of
+ *             the rounds' ratios.
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
@@ -171,17 +173,34 @@ function inFreshThread(batches: RunBatch[]): Promise<number> {
   return thread.run(batches).finally(() => thread.close()) as Promise<number>;
 }
 
+/**
+ * Rounds of the three measurements, interleaved (fresh-thread loop, 1 thread, 2 threads), so that a slow
+ * spell of this shared machine weighs on all three alike; the ratios are the medians of each round's.
+ */
+const SWEEP_ROUNDS = 5;
+
 async function sweep() {
   const runs = 20_000;
   const batches = await smallBatches(runs);
   // The same loop on this (warm) thread, after a warm-up: for comparison only.
   await runBatches(batches);
   const warm = median([await runBatches(batches), await runBatches(batches), await runBatches(batches)]);
-  const inProcess = median([await inFreshThread(batches), await inFreshThread(batches), await inFreshThread(batches)]);
-  const rate = (threads: number) => median([1, 2, 3].map(() => cliSweep(runs, threads).runsPerSecond));
-  const one = rate(1);
-  const two = rate(2);
-  return { runs, runsPerSecond: { inProcess, inProcessWarm: warm, threads1: one, threads2: two }, speedup: two / one, poolEfficiency: one / inProcess };
+  const rounds: { inProcess: number; one: number; two: number }[] = [];
+  for (let k = 0; k < SWEEP_ROUNDS; k++) {
+    rounds.push({ inProcess: await inFreshThread(batches), one: cliSweep(runs, 1).runsPerSecond, two: cliSweep(runs, 2).runsPerSecond });
+  }
+  return {
+    runs,
+    rounds: SWEEP_ROUNDS,
+    runsPerSecond: {
+      inProcess: median(rounds.map((round) => round.inProcess)),
+      inProcessWarm: warm,
+      threads1: median(rounds.map((round) => round.one)),
+      threads2: median(rounds.map((round) => round.two)),
+    },
+    speedup: median(rounds.map((round) => round.two / round.one)),
+    poolEfficiency: median(rounds.map((round) => round.one / round.inProcess)),
+  };
 }
 
 function memory() {
