@@ -10,22 +10,11 @@ import type { Median, Statistics } from "./summary-types.js";
  */
 export function statistics(values: Float64Array | readonly number[]): Statistics {
   if (values.length === 0) return { mean: null, sd: null, min: null, median: null, p90: null, max: null };
+  // In run order first (the mean is summed in that order), then sorted in place for the median and p90.
   const inOrder = values as number[];
-  const inOrderStatistics = {
-    mean: mean(inOrder),
-    sd: values.length > 1 ? sampleStandardDeviation(inOrder) : null,
-    min: min(inOrder),
-    max: max(inOrder),
-  };
+  const [average, sd, least, most] = [mean(inOrder), values.length > 1 ? sampleStandardDeviation(inOrder) : null, min(inOrder), max(inOrder)];
   const sorted = sortInPlace(values);
-  return {
-    mean: inOrderStatistics.mean,
-    sd: inOrderStatistics.sd,
-    min: inOrderStatistics.min,
-    median: medianSorted(sorted),
-    p90: quantileSorted(sorted, 0.9),
-    max: inOrderStatistics.max,
-  };
+  return { mean: average, sd, min: least, median: medianSorted(sorted), p90: quantileSorted(sorted, 0.9), max: most };
 }
 
 /** The median of `values`, taken as statistics() takes them (a Float64Array is sorted in place). */
