@@ -138,6 +138,8 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
 
   const pool = new RunPool({
     threads,
+    // No run of the sweep is estimated to cost more than a batch's target, so every batch is short.
+    shortBatches: [...plan.points()].every((point) => costOf(point) <= batchOptions.targetCost),
     ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
     ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
