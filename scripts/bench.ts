@@ -88,7 +88,11 @@ function kernel(n: number, d: number, epochs: number) {
   for (let i = 0; i < n; i++) data.y[i] = random() < 0.5 ? 1 : -1;
   const learner = toLearnerCoordinates(data, true);
   const options = { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: epochs } as const;
-  const rate = (kernel: PerceptronKernel) => (n * d * epochs) / seconds(5, () => runPerceptron(learner, options, kernel));
+  // Timed calls worth about 5·10⁸ madds (5 to 21 calls): a small case's call lasts milliseconds, and a
+  // median of five of them once caught a slow spell of the shared machine (half the rate of runs before
+  // and after).
+  const repeats = Math.max(5, Math.min(21, Math.ceil(5e8 / (n * d * epochs))));
+  const rate = (kernel: PerceptronKernel) => (n * d * epochs) / seconds(repeats, () => runPerceptron(learner, options, kernel));
   const updates = runPerceptron(learner, options).updates;
   return {
     n,
