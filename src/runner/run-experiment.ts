@@ -138,8 +138,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
 
   const pool = new RunPool({
     threads,
-    // No run of the sweep is estimated to cost more than a batch's target, so every batch is short.
-    shortBatches: [...plan.points()].every((point) => costOf(point) <= batchOptions.targetCost),
+    shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
     ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
     ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
@@ -205,6 +204,12 @@ function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; repeat: nu
 function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: SweepPoint) => number): Generator<{ point: SweepPoint; repeat: number }> {
   const split = new ShardSplit(shard);
   for (const { point, repeat } of allRepeats(plan)) if (split.takes(costOf(point))) yield { point, repeat };
+}
+
+/** No run of the sweep is estimated to cost more than a batch's target, so every batch is short (points streamed, not held). */
+function allShort(plan: SweepPlan, short: (point: SweepPoint) => boolean): boolean {
+  for (const point of plan.points()) if (!short(point)) return false;
+  return true;
 }
 
 function countOf(items: Iterable<unknown>): number {

@@ -31,3 +31,14 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     expect(lines).toEqual(runLines([digest.notable[0]!, executeRun(ok!)]));
   });
 });
+
+describe("RunPool with short batches (each thread holds its next one)", () => {
+  const pool = new RunPool({ threads: 2, shortBatches: true });
+  afterAll(() => pool.close());
+
+  it("answers every batch with its own output, however many are in flight", async () => {
+    const batches: RunBatch[] = Array.from({ length: 12 }, (_, k) => ({ settings: TEST_SETTINGS, ranges: [{ point: k % 2 === 0 ? planted : hadamard, from: k % 2, to: 2 }] }));
+    const outputs = await Promise.all(batches.map((batch) => pool.run(batch)));
+    expect(outputs).toEqual(batches.map((batch) => batchOutput(batchSpecs(batch).map(executeRunSafely))));
+  });
+});
