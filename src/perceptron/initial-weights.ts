@@ -45,20 +45,25 @@ export function formatInit(init: InitSpec): string {
   }
 }
 
-/** ŵ(0) of length `dim` (bias last), drawn from the run's own `init` stream. */
-export function drawInitialWeights(init: InitSpec, dim: number, random: Uniform): Float64Array {
+/**
+ * ŵ(0) of length `dim` (bias last), drawn from the run's own `init` stream. The stream is opened (seeded,
+ * about a microsecond) only by the inits that draw from it: a zero or explicit ŵ(0) never calls `stream`.
+ */
+export function drawInitialWeights(init: InitSpec, dim: number, stream: () => Uniform): Float64Array {
   const weights = new Float64Array(dim);
   switch (init.kind) {
     case "zero":
       break;
     case "normal": {
-      const normal = new NormalSampler(random);
+      const normal = new NormalSampler(stream());
       for (let j = 0; j < dim; j++) weights[j] = init.scale * normal.next();
       break;
     }
-    case "uniform":
+    case "uniform": {
+      const random = stream();
       for (let j = 0; j < dim; j++) weights[j] = init.scale * (2 * random() - 1);
       break;
+    }
     case "explicit":
       if (init.weights.length !== dim) {
         throw new RangeError(`the explicit init has ${init.weights.length} weights, the learner needs ${dim} (bias last)`);

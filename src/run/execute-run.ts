@@ -5,7 +5,7 @@ import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { pick, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -59,8 +59,7 @@ type RowTail = Pick<RunRow, "bestBound" | "bestRatio" | "violations" | "nonFinit
  * field into one object (no spread of intermediate records): a sweep builds one per run.
  */
 function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: RowTail): RunRow {
-  const row: Record<string, unknown> = {};
-  for (const key of RUN_KEYS) row[key] = spec[key];
+  const row: Record<string, unknown> = pick(spec, RUN_KEYS);
   for (const key in head) row[key] = head[key as keyof RowHead];
   const updates = head.updates ?? 0;
   const converged = head.converged === true;
