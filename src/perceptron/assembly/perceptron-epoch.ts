@@ -67,16 +67,21 @@ export function epochPairs(n: i32, dim: i32, u: usize, w: usize, order: usize, e
       const x = v128.load64_lane(p1 + j, v128.load64_zero(p0 + j), 1);
       s = f64x2.add(s, f64x2.mul(v128.load64_splat(w + j), x));
     }
-    let dot = f64x2.extract_lane(s, 0);
-    let row = p0;
-    if (dot > 0) {
-      dot = f64x2.extract_lane(s, 1);
+    // The first of the two points not classified correctly (dot ≤ 0, or NaN), in order; if none, the next two.
+    const d0 = f64x2.extract_lane(s, 0);
+    const d1 = f64x2.extract_lane(s, 1);
+    let dot: f64;
+    let row: usize;
+    if (!(d0 > 0)) {
+      dot = d0;
+      row = p0;
+    } else if (!(d1 > 0)) {
+      dot = d1;
       row = p1;
-      i++;
-      if (dot > 0) {
-        i++;
-        continue;
-      }
+      i += 1;
+    } else {
+      i += 2;
+      continue;
     }
     if (dot != dot) return -mistakes - 1;
     update(w, row, bytes, eta);
@@ -103,26 +108,31 @@ export function epochQuads(n: i32, dim: i32, u: usize, w: usize, order: usize, e
       s = f64x2.add(s, f64x2.mul(wj, v128.load64_lane(p1 + j, v128.load64_zero(p0 + j), 1)));
       t = f64x2.add(t, f64x2.mul(wj, v128.load64_lane(p3 + j, v128.load64_zero(p2 + j), 1)));
     }
-    let dot = f64x2.extract_lane(s, 0);
-    let row = p0;
-    if (dot > 0) {
-      dot = f64x2.extract_lane(s, 1);
+    // The first of the four points not classified correctly (dot ≤ 0, or NaN), in order; if none, the next four.
+    const d0 = f64x2.extract_lane(s, 0);
+    const d1 = f64x2.extract_lane(s, 1);
+    const d2 = f64x2.extract_lane(t, 0);
+    const d3 = f64x2.extract_lane(t, 1);
+    let dot: f64;
+    let row: usize;
+    if (!(d0 > 0)) {
+      dot = d0;
+      row = p0;
+    } else if (!(d1 > 0)) {
+      dot = d1;
       row = p1;
-      i++;
-      if (dot > 0) {
-        dot = f64x2.extract_lane(t, 0);
-        row = p2;
-        i++;
-        if (dot > 0) {
-          dot = f64x2.extract_lane(t, 1);
-          row = p3;
-          i++;
-          if (dot > 0) {
-            i++;
-            continue;
-          }
-        }
-      }
+      i += 1;
+    } else if (!(d2 > 0)) {
+      dot = d2;
+      row = p2;
+      i += 2;
+    } else if (!(d3 > 0)) {
+      dot = d3;
+      row = p3;
+      i += 3;
+    } else {
+      i += 4;
+      continue;
     }
     if (dot != dot) return -mistakes - 1;
     update(w, row, bytes, eta);
