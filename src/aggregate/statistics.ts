@@ -1,29 +1,43 @@
-import { mean, max, medianSorted, min, quantileSorted, sampleStandardDeviation } from "simple-statistics";
+import { mean, max, min, quantileSorted, quickselect, sampleStandardDeviation } from "simple-statistics";
 import type { Median, Statistics } from "./summary-types.js";
 
 /**
  * The statistics of `values`, in the order they came (means are summed in that order). The values are
- * taken, not borrowed: a Float64Array is sorted in place afterwards for the median and p90, so a point
- * with 10^6 runs needs no sorted copy of each column (a plain array is copied first). The typed sort
- * orders −0 before +0 where `(a, b) => a − b` keeps them as they came; both print as 0, and an
- * interpolated quantile or median between them is ±0 alike.
+ * taken, not borrowed: a Float64Array is reordered in place afterwards for the median and p90 (a plain
+ * array is copied first), so a point with 10^6 runs needs no sorted copy of each column.
  */
 export function statistics(values: Float64Array | readonly number[]): Statistics {
   if (values.length === 0) return { mean: null, sd: null, min: null, median: null, p90: null, max: null };
-  // In run order first (the mean is summed in that order), then sorted in place for the median and p90.
+  // In run order first (the mean is summed in that order), then reordered in place for the median and p90.
   const inOrder = values as number[];
   const [average, sd, least, most] = [mean(inOrder), values.length > 1 ? sampleStandardDeviation(inOrder) : null, min(inOrder), max(inOrder)];
-  const sorted = sortInPlace(values);
-  return { mean: average, sd, min: least, median: medianSorted(sorted), p90: quantileSorted(sorted, 0.9), max: most };
+  const placed = placeQuantiles(values, [0.5, 0.9]);
+  return { mean: average, sd, min: least, median: quantileSorted(placed, 0.5), p90: quantileSorted(placed, 0.9), max: most };
 }
 
-/** The median of `values`, taken as statistics() takes them (a Float64Array is sorted in place). */
+/** The median of `values`, taken as statistics() takes them (a Float64Array is reordered in place). */
 export function medianOf(values: Float64Array | readonly number[]): Median {
-  return { median: values.length === 0 ? null : medianSorted(sortInPlace(values)) };
+  return { median: values.length === 0 ? null : quantileSorted(placeQuantiles(values, [0.5]), 0.5) };
 }
 
-/** A typed array's numeric sort: no comparator call per comparison. */
-function sortInPlace(values: Float64Array | readonly number[]): number[] {
-  const typed = values instanceof Float64Array ? values : Float64Array.from(values);
-  return typed.sort() as unknown as number[];
+/**
+ * `values` reordered so that quantileSorted reads the right numbers for each of `probabilities`
+ * (ascending): the order statistics either side of its index (n − 1)·p (R type 7) sit where a sort would
+ * put them, found by quickselect (Floyd–Rivest, linear time) instead of sorting every value. The result
+ * is the same number as after a sort: the same two order statistics, interpolated by the same function.
+ * (Quickselect does not order −0 and +0 among themselves as the typed sort does; both print as 0.)
+ */
+function placeQuantiles(values: Float64Array | readonly number[], probabilities: readonly number[]): number[] {
+  const array = values instanceof Float64Array ? values : Float64Array.from(values);
+  const last = array.length - 1;
+  // Index left − 1 holds its order statistic, and no value before `left` exceeds one from `left` on.
+  let left = 0;
+  for (const p of probabilities) {
+    for (const k of new Set([Math.floor(last * p), Math.ceil(last * p)])) {
+      if (k < left) continue;
+      quickselect(array as unknown as number[], k, left, last);
+      left = k + 1;
+    }
+  }
+  return array as unknown as number[];
 }

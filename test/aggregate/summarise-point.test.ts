@@ -1,6 +1,9 @@
+import fc from "fast-check";
+import { medianSorted, quantileSorted } from "simple-statistics";
 import { describe, expect, it } from "vitest";
 import { PointSummariser } from "../../src/aggregate/point-summariser.js";
 import { digestRows } from "../../src/aggregate/run-digest.js";
+import { medianOf } from "../../src/aggregate/statistics.js";
 import { statistics, summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import type { RunRow, RunSpec } from "../../src/run/run-types.js";
@@ -17,6 +20,25 @@ describe("statistics", () => {
     const stats = statistics([3, 1, 10, 2, 4]);
     expect(stats).toMatchObject({ mean: 4, sd: Math.sqrt(12.5), min: 1, median: 3, max: 10 });
     expect(stats.p90).toBeCloseTo(7.6, 12);
+  });
+
+  it("takes the median and p90 a full sort gives, ties and long columns included", () => {
+    // Quickselect places the order statistics instead of sorting; the numbers must be a sort's, bit for bit.
+    const value = fc.oneof(fc.integer({ min: 0, max: 6 }), fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }));
+    const column = fc.oneof(fc.array(value, { minLength: 1, maxLength: 40 }), fc.array(value, { minLength: 601, maxLength: 1500 }));
+    fc.assert(
+      fc.property(column, (values) => {
+        // −0 and +0 may trade places (both print as 0): compared after adding 0, which makes −0 +0.
+        const same = (value: number | null) => (value === null ? null : value + 0);
+        const sorted = Float64Array.from(values).sort() as unknown as number[];
+        const stats = statistics(Float64Array.from(values));
+        expect([stats.median, stats.p90].map(same)).toEqual([medianSorted(sorted), quantileSorted(sorted, 0.9)].map(same));
+        expect(same(medianOf(Float64Array.from(values)).median)).toBe(same(medianSorted(sorted)));
+        expect(same(statistics(values).p90)).toBe(same(quantileSorted(sorted, 0.9)));
+      }),
+      // No shrinking: shrinking columns of thousands of values would take minutes.
+      { numRuns: 300, endOnFailure: true },
+    );
   });
 
   it("has no sd for one value and nothing for none", () => {
