@@ -1,4 +1,5 @@
-import { solveQP } from "quadprog";
+import { createRequire } from "node:module";
+import type { solveQP as SolveQP } from "quadprog";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 
 /**
@@ -185,9 +186,9 @@ function solveSubset(data: LearnerData, subset: readonly number[], scale: number
   const dvec = new Array<number>(dim + 1).fill(0);
   const bvec = new Array<number>(m + 1).fill(1);
   bvec[0] = 0;
-  let result: ReturnType<typeof solveQP>;
+  let result: ReturnType<typeof SolveQP>;
   try {
-    result = solveQP(dmat, dvec, amat, bvec);
+    result = quadprog()(dmat, dvec, amat, bvec);
   } catch (error) {
     return `threw ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -308,4 +309,15 @@ function solveLinear(a: Float64Array[], b: Float64Array): Float64Array | null {
     x[row] = sum / a[row]![row]!;
   }
   return x;
+}
+
+let solver: typeof SolveQP | null = null;
+
+/**
+ * quadprog's solveQP, loaded on first use (it is CommonJS): a sweep without max-margin separators, the
+ * common case, never loads it, and each worker thread starts ~7 ms sooner.
+ */
+function quadprog(): typeof SolveQP {
+  solver ??= (createRequire(import.meta.url)("quadprog") as { solveQP: typeof SolveQP }).solveQP;
+  return solver;
 }

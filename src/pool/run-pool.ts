@@ -99,9 +99,13 @@ export class RunPool {
     }
   }
 
-  async close(): Promise<void> {
-    await this.#pool.close({ force: true });
+  /** Stops the threads (any task still running is abandoned); later calls wait for the same. */
+  close(): Promise<void> {
+    this.#closing ??= this.#pool.close({ force: true });
+    return this.#closing;
   }
+
+  #closing: Promise<void> | null = null;
 
   #describe(error: unknown): string {
     const code = (error as { code?: string }).code;

@@ -4,7 +4,7 @@
  * and digest, see BatchOutput): a task is a batch of runs (ranges of a grid point's repeats, expanded here
  * into specs), the answer the output of their rows, in the same order.
  */
-import { workerData } from "piscina";
+import { workerData } from "node:worker_threads";
 import { errorRow, executeRunSafely } from "../run/execute-run.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";

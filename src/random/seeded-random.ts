@@ -1,4 +1,4 @@
-import seedrandom from "seedrandom";
+import alea from "seedrandom/lib/alea.js";
 
 /** A uniform generator on [0, 1). */
 export type Uniform = () => number;
@@ -14,5 +14,5 @@ export type RandomStream = "data" | "init" | "order";
  * times faster and has a 2^116 period, plenty for one run's draws.
  */
 export function createRandom(seed: number, stream: RandomStream): Uniform {
-  return seedrandom.alea(`${seed}/${stream}`);
+  return alea(`${seed}/${stream}`);
 }

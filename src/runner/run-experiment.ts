@@ -85,11 +85,46 @@ export interface RunReport {
  * to disk every second, so a kill loses at most the runs in flight.
  */
 export async function runExperiment(loaded: LoadedExperiment, options: RunExperimentOptions = {}): Promise<RunReport> {
-  const { experiment } = loaded;
   const startedAt = new Date();
   const threads = options.threads ?? availableParallelism();
+  const plan = planSweep(loaded.experiment);
+  const batchOptions: BatchOptions = {
+    targetCost: options.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
+    // Enough batches that every thread gets several, even when each run is cheap.
+    maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
+  };
+  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
+  // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while the folder is checked,
+  // git asked for the tool's state and the manifest written.
+  const pool = new RunPool({
+    threads,
+    shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
+    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
+    ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+  });
+  try {
+    return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, pool });
+  } finally {
+    await pool.close();
+  }
+}
+
+interface SweepSetup {
+  readonly loaded: LoadedExperiment;
+  readonly options: RunExperimentOptions;
+  readonly startedAt: Date;
+  readonly threads: number;
+  readonly plan: SweepPlan;
+  readonly batchOptions: BatchOptions;
+  readonly costOf: (point: SweepPoint) => number;
+  readonly pool: RunPool;
+}
+
+/** runExperiment's work once its pool is started: the folder, the sweep, the tables and the manifests. */
+async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, pool }: SweepSetup): Promise<RunReport> {
+  const { experiment } = loaded;
   const outDir = options.outDir ?? join("results", experiment.name);
-  const plan = planSweep(experiment);
 
   const previous = prepareFolder(loaded, outDir, options);
   if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
@@ -97,13 +132,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   const reusable = (row: RunRow, spec: RunSpec) =>
     previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
 
-  const batchOptions: BatchOptions = {
-    targetCost: options.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
-    // Enough batches that every thread gets several, even when each run is cheap.
-    maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
-  };
   const shard = options.shard ?? null;
-  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
   const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
   const writer = new ResultWriter(outDir, { summaries: shard === null });
   const tool = toolInfo(); // asks git three times: once for both manifests
@@ -136,40 +165,28 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     }
   }
 
-  const pool = new RunPool({
-    threads,
-    shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
-    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
-    ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-  });
   let interrupted = false;
-  try {
-    // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
-    const window: Promise<BatchOutput>[] = [];
-    const limit = threads * 3;
-    const consume = (output: BatchOutput) => {
-      sink.write(output);
-      options.onProgress?.(sink.counts.recorded, runCount);
-    };
-    for (const segment of makeSegments(items(), costOf, batchOptions)) {
-      if (options.signal?.aborted) {
-        interrupted = true;
-        break;
-      }
-      if ("recorded" in segment) {
-        reused += segment.recorded.length;
-        window.push(Promise.resolve(batchOutput(segment.recorded)));
-      } else {
-        window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
-      }
-      if (window.length >= limit) consume(await window.shift()!);
+  // A window of segments in flight, consumed oldest first: workers stay busy while rows are written in order.
+  const window: Promise<BatchOutput>[] = [];
+  const limit = threads * 3;
+  const consume = (output: BatchOutput) => {
+    sink.write(output);
+    options.onProgress?.(sink.counts.recorded, runCount);
+  };
+  for (const segment of makeSegments(items(), costOf, batchOptions)) {
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
     }
-    while (window.length > 0) consume(await window.shift()!);
-  } catch (error) {
-    await pool.close();
-    throw error;
+    if ("recorded" in segment) {
+      reused += segment.recorded.length;
+      window.push(Promise.resolve(batchOutput(segment.recorded)));
+    } else {
+      window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
+    }
+    if (window.length >= limit) consume(await window.shift()!);
   }
+  while (window.length > 0) consume(await window.shift()!);
 
   // The threads wind down while the last summaries are taken. An interrupted sweep writes the summaries
   // of the points it completed, not of the one it was in.
