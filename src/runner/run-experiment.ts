@@ -94,8 +94,11 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
-  // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while the folder is checked,
-  // git asked for the tool's state and the manifest written.
+  const outDir = options.outDir ?? join("results", loaded.experiment.name);
+  const previous = prepareFolder(loaded, outDir, options);
+  if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
+  // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
+  // tool's state and the manifest written.
   const pool = new RunPool({
     threads,
     shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
@@ -104,7 +107,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     ...(options.faults === undefined ? {} : { faults: options.faults }),
   });
   try {
-    return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, pool });
+    return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool });
   } finally {
     await pool.close();
   }
@@ -118,16 +121,15 @@ interface SweepSetup {
   readonly plan: SweepPlan;
   readonly batchOptions: BatchOptions;
   readonly costOf: (point: SweepPoint) => number;
+  readonly outDir: string;
+  /** What a resume can reuse (see prepareFolder). */
+  readonly previous: Previous | null;
   readonly pool: RunPool;
 }
 
-/** runExperiment's work once its pool is started: the folder, the sweep, the tables and the manifests. */
-async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, pool }: SweepSetup): Promise<RunReport> {
+/** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
+async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
-  const outDir = options.outDir ?? join("results", experiment.name);
-
-  const previous = prepareFolder(loaded, outDir, options);
-  if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
   const recorded = previous === null ? null : new RecordedRuns(previous.path);
   const reusable = (row: RunRow, spec: RunSpec) =>
     previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
