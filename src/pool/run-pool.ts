@@ -59,6 +59,7 @@ export class RunPool {
   readonly #slots: LimitFunction;
   readonly #timeoutMs: number | null;
   readonly #memoryMb: number | null;
+  #closing: Promise<void> | null = null;
   readonly threads: number;
 
   constructor(options: RunPoolOptions = {}) {
@@ -104,8 +105,6 @@ export class RunPool {
     this.#closing ??= this.#pool.close({ force: true });
     return this.#closing;
   }
-
-  #closing: Promise<void> | null = null;
 
   #describe(error: unknown): string {
     const code = (error as { code?: string }).code;
