@@ -135,7 +135,11 @@ function interruptOnSignals(info: (text: string) => void): { signal: AbortSignal
   process.on("SIGTERM", onSignal);
   return {
     signal: controller.signal,
+    // After a first signal the handlers stay until the process ends: a second one that comes once the sweep
+    // has stopped (while the message is written, or late on a loaded machine) still quits with its message
+    // and exit code 130, not by Node's default action.
     release: () => {
+      if (controller.signal.aborted) return;
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     },
