@@ -1,14 +1,24 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import type { DataSet } from "../src/generators/data-set.js";
 import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run/run-types.js";
 import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
 import { toLearnerCoordinates, type LearnerData } from "../src/perceptron/learner-coordinates.js";
 
-/** A fresh temporary folder. */
+/** The temporary folders made by this test file, removed when its tests are done. */
+const temporaryFolders: string[] = [];
+// Registered when a test file first imports this module (vitest evaluates it afresh for each file).
+afterAll(() => {
+  for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the test file's last test. */
 export function temporaryFolder(prefix = "perceptron-lab-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  temporaryFolders.push(folder);
+  return folder;
 }
 
 /** A data set from rows of features and labels (nothing planted unless given). */
