@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
@@ -17,7 +17,14 @@ export function rerunBuilder(yargs: Argv) {
 export async function rerunHandler(argv: { folder: string; out?: string; threads?: number }): Promise<number> {
   const threads = argv.threads === undefined ? undefined : wholeNumberFlag("threads", argv.threads, 1, MAX_THREADS);
   const outDir = argv.out ?? mkdtempSync(join(tmpdir(), "perceptron-lab-rerun-"));
-  const report = await rerunExperiment(argv.folder, outDir, threads);
+  let report;
+  try {
+    report = await rerunExperiment(argv.folder, outDir, threads);
+  } catch (error) {
+    // A rerun refused before it wrote anything leaves no empty folder of ours behind.
+    if (argv.out === undefined) removeIfEmpty(outDir);
+    throw error;
+  }
   if (report.toolChanged) {
     const { then, now } = report.toolChanged;
     const describe = (t: typeof then) => `${t.version}${t.git ? ` at ${t.git.commit.slice(0, 12)}${t.git.dirty ? " (dirty)" : ""}` : ""}`;
@@ -32,4 +39,13 @@ export async function rerunHandler(argv: { folder: string; out?: string; threads
   }
   process.stdout.write(`the rerun is in ${outDir}/\n`);
   return EXIT.failed;
+}
+
+/** Removes a folder if it is empty; one that holds anything (what a failed rerun wrote) stays for the user to see. */
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty (or already gone): nothing to do
+  }
 }

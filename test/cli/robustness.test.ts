@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../helpers.js";
 
 /** The real command line, compiled (npm test builds it first). */
-function cli(args: readonly string[]) {
-  const result = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8" });
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8", env });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -103,7 +103,13 @@ describe("usage mistakes of run and rerun", () => {
     expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
-  it("refuses to rerun a folder without a manifest", () => {
-    expect(cli(["rerun", folder])).toMatchObject({ code: 2, stderr: `Error: ${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run\n` });
+  it("refuses to rerun a folder without a manifest, leaving no empty temporary folder behind", () => {
+    // The rerun's default --out is a new folder under the system's temporary folder: here, one of our own.
+    const tmp = temporaryFolder();
+    expect(cli(["rerun", folder], { ...process.env, TMPDIR: tmp })).toMatchObject({
+      code: 2,
+      stderr: `Error: ${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run\n`,
+    });
+    expect(readdirSync(tmp)).toEqual([]);
   });
 });
