@@ -1,16 +1,27 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 
-/** Values kept in memory per column before they go to a temporary file. */
+/** The largest chunk, in values (128 KiB). */
 export const CHUNK = 1 << 14;
+/**
+ * The first chunk, in values; each next one is as large as all before it, up to CHUNK. A column of a
+ * few values then costs half a KiB, not 128: a sweep of many grid points of a few runs each made 26
+ * columns of CHUNK for each point (3.4 MB, zeroed, then collected), which cost its coordinator more than
+ * the runs did.
+ */
+const FIRST_CHUNK = 64;
 
 /**
- * A column of numbers appended one at a time, kept in fixed-size Float64Array chunks (no copying as it
- * grows) and, past `spillAfter` values, written to a temporary file chunk by chunk, so that memory stays
- * flat however many values come. `values()` gives them all back, in order, exactly.
+ * A column of numbers appended one at a time, kept in Float64Array chunks (no copying as it grows) and,
+ * past `spillAfter` values, written to a temporary file chunk by chunk, so that memory stays flat however
+ * many values come. `values()` gives them all back, in order, exactly.
  */
 export class ValueColumn {
   #chunks: Float64Array[] = [];
+  /** The chunk being filled (the last of #chunks), and how many values it holds. */
+  #last: Float64Array | null = null;
   #filled = 0;
+  /** Values in the full chunks before #last. */
+  #full = 0;
   #spilled = 0;
   #fd: number | null = null;
 
@@ -20,16 +31,12 @@ export class ValueColumn {
   ) {}
 
   get length(): number {
-    return this.#spilled + (this.#chunks.length === 0 ? 0 : (this.#chunks.length - 1) * CHUNK + this.#filled);
+    return this.#spilled + this.#full + this.#filled;
   }
 
   push(value: number): void {
-    if (this.#chunks.length === 0 || this.#filled === CHUNK) {
-      if (this.#chunks.length * CHUNK >= this.spillAfter) this.#spill();
-      this.#chunks.push(new Float64Array(CHUNK));
-      this.#filled = 0;
-    }
-    this.#chunks[this.#chunks.length - 1]![this.#filled++] = value;
+    if (this.#last === null || this.#filled === this.#last.length) this.#nextChunk();
+    this.#last![this.#filled++] = value;
   }
 
   /** Every value, in the order pushed: at the start of `into` when given (long enough), else a new array. */
@@ -38,17 +45,20 @@ export class ValueColumn {
     const all = into === undefined ? new Float64Array(this.length) : into.subarray(0, this.length);
     if (this.#fd !== null) readSync(this.#fd, all, 0, this.#spilled * 8, 0);
     let offset = this.#spilled;
-    this.#chunks.forEach((chunk, k) => {
-      const used = k === this.#chunks.length - 1 ? this.#filled : CHUNK;
+    for (const chunk of this.#chunks) {
+      const used = chunk === this.#last ? this.#filled : chunk.length;
       all.set(chunk.subarray(0, used), offset);
       offset += used;
-    });
+    }
     return all;
   }
 
   /** Frees the memory and removes the temporary file. */
   dispose(): void {
     this.#chunks = [];
+    this.#last = null;
+    this.#filled = 0;
+    this.#full = 0;
     if (this.#fd !== null) {
       closeSync(this.#fd);
       rmSync(this.#path!, { force: true });
@@ -58,6 +68,16 @@ export class ValueColumn {
 
   #path: string | null = null;
 
+  /** Starts a chunk when the last is full (or there is none), after spilling the full ones past spillAfter. */
+  #nextChunk(): void {
+    if (this.#last !== null) this.#full += this.#last.length;
+    if (this.#full >= this.spillAfter) this.#spill();
+    this.#last = new Float64Array(Math.min(CHUNK, Math.max(FIRST_CHUNK, this.#spilled + this.#full)));
+    this.#chunks.push(this.#last);
+    this.#filled = 0;
+  }
+
+  /** Writes every chunk (all full) to the file, after those written before. */
   #spill(): void {
     if (this.#fd === null) {
       this.#path = this.spillPath();
@@ -65,8 +85,9 @@ export class ValueColumn {
     }
     for (const chunk of this.#chunks) {
       writeSync(this.#fd, chunk, 0, chunk.byteLength, this.#spilled * 8);
-      this.#spilled += CHUNK;
+      this.#spilled += chunk.length;
     }
     this.#chunks = [];
+    this.#full = 0;
   }
 }

@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import fc from "fast-check";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { PointAccumulator } from "../../src/aggregate/point-accumulator.js";
@@ -27,6 +28,22 @@ describe("ValueColumn", () => {
     expect(buffer[count]).toBe(99);
     expect(() => column.values(new Float64Array(count - 1))).toThrow(RangeError);
     column.dispose();
+    expect(spillFiles()).toEqual([]);
+  });
+
+  it("gives back the values pushed, in order, at every length and spill threshold (chunks growing from 64 values to CHUNK)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 * CHUNK }), fc.integer({ min: 1, max: 2 * CHUNK }), (count, spillAfter) => {
+        const column = new ValueColumn(() => `${tmpdir()}/perceptron-lab-${process.pid}-column-property.f64`, spillAfter);
+        const pushed = Float64Array.from({ length: count }, (_, i) => Math.sin(i) * 1e3);
+        for (const value of pushed) column.push(value);
+        const length = column.length;
+        const values = column.values();
+        column.dispose();
+        return length === count && values.length === count && values.every((value, i) => value === pushed[i]);
+      }),
+      { numRuns: 60 },
+    );
     expect(spillFiles()).toEqual([]);
   });
 });
