@@ -77,7 +77,7 @@ export class PointAccumulator {
     for (const name of STATISTIC_COLUMNS) stats[name] = statistics(take(name));
     const medians: Record<string, Median> = {};
     for (const name of MEDIAN_COLUMNS) medians[name] = medianOf(take(name));
-    return {
+    const row: Record<string, unknown> = {
       ...this.head,
       runs: this.#runs,
       converged: this.#converged,
@@ -88,10 +88,13 @@ export class PointAccumulator {
       learnerRadius: medians.learnerRadius!,
       plantedMargin: medians.plantedMargin!,
       optimalMargin: medians.optimalMargin!,
-      ...(Object.fromEntries(BOUND_COLUMNS.map((name) => [name, medians[name]!])) as Record<BoundColumn, Median>),
-      bestBound: medians.bestBound!,
-      ...(Object.fromEntries(RATIO_COLUMNS.map((name) => [name, stats[name]!])) as Record<RatioColumn, Statistics>),
-      bestRatio: stats.bestRatio!,
     };
+    // The rest one by one, in the tables' column order: spreading an Object.fromEntries of each group into
+    // the literal cost ~80 µs a point, more than all its statistics.
+    for (const name of BOUND_COLUMNS) row[name] = medians[name]!;
+    row.bestBound = medians.bestBound!;
+    for (const name of RATIO_COLUMNS) row[name] = stats[name]!;
+    row.bestRatio = stats.bestRatio!;
+    return row as unknown as SummaryRow;
   }
 }

@@ -3,12 +3,12 @@ import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 /** The largest chunk, in values (128 KiB). */
 export const CHUNK = 1 << 14;
 /**
- * The first chunk, in values; each next one is as large as all before it, up to CHUNK. A column of a
- * few values then costs half a KiB, not 128: a sweep of many grid points of a few runs each made 26
- * columns of CHUNK for each point (3.4 MB, zeroed, then collected), which cost its coordinator more than
- * the runs did.
+ * The first chunk, in values; each next one is as large as all before it, up to CHUNK. A sweep of many
+ * grid points of a few runs each made 26 columns of CHUNK for each point (3.4 MB, zeroed, then collected),
+ * which cost its coordinator more than the runs did. Eight values (64 bytes) is what V8 keeps inside its
+ * heap, without a buffer of its own to allocate and free (~1 µs each, 26 a point).
  */
-const FIRST_CHUNK = 64;
+const FIRST_CHUNK = 8;
 
 /**
  * A column of numbers appended one at a time, kept in Float64Array chunks (no copying as it grows) and,
@@ -46,9 +46,11 @@ export class ValueColumn {
     if (this.#fd !== null) readSync(this.#fd, all, 0, this.#spilled * 8, 0);
     let offset = this.#spilled;
     for (const chunk of this.#chunks) {
-      const used = chunk === this.#last ? this.#filled : chunk.length;
-      all.set(chunk.subarray(0, used), offset);
-      offset += used;
+      if (chunk !== this.#last) all.set(chunk, offset);
+      // Copied value by value rather than through a subarray, which would move a small chunk (kept in V8's
+      // heap) out to a buffer of its own.
+      else for (let i = 0; i < this.#filled; i++) all[offset + i] = chunk[i]!;
+      offset += chunk === this.#last ? this.#filled : chunk.length;
     }
     return all;
   }
