@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,...]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,maxMargin,sweep,grid,memory]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after half a second of warm-up.
  *
@@ -26,6 +26,10 @@
  *             bench's warm main thread is reported beside it (inProcessWarm), not used. Five rounds of
  *             the three, interleaved; each figure is a median over the rounds, each ratio the median of
  *             the rounds' ratios.
+ * grid        points per second of a sweep of many grid points of few runs (2 000 points of 2 runs of n 20,
+ *             d 2: margins, offsets and η by ten, both orders; no max-margin) at 2 threads, the shipped
+ *             command as above, median of three: the coordinator's cost per grid point (its summary
+ *             row and lines), which the one-point sweep above does not show.
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
@@ -52,7 +56,7 @@ import { compiled, COMPILED_CLI } from "./compiled.js";
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
 const cReference = process.argv.includes("--c-reference");
-/** --only kernel,generation,maxMargin,sweep,memory: a subset of the sections (all by default). */
+/** --only kernel,generation,maxMargin,sweep,grid,memory: a subset of the sections (all by default). */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
 
@@ -155,10 +159,15 @@ const SMALL_RUNS = { optimal: false, grid: { n: 100, d: 10, margin: 0.1 } };
  * runs per second over the wall time its manifest records, and the process's peak RSS in MB.
  */
 function cliSweep(runs: number, threads: number): { runsPerSecond: number; peakRssMb: number } {
+  return cliExperiment({ name: "bench", repeats: runs, ...SMALL_RUNS }, runs, threads);
+}
+
+/** An experiment of `runs` runs through the shipped command, as cliSweep. */
+function cliExperiment(experiment: object, runs: number, threads: number): { runsPerSecond: number; peakRssMb: number } {
   const folder = mkdtempSync(join(tmpdir(), "perceptron-lab-bench-"));
   try {
     const file = join(folder, "bench.json");
-    writeFileSync(file, JSON.stringify({ name: "bench", repeats: runs, ...SMALL_RUNS }));
+    writeFileSync(file, JSON.stringify(experiment));
     const out = join(folder, "out");
     execFileSync(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--threads", String(threads), "--quiet", "--no-report"], { stdio: ["ignore", "ignore", "inherit"] });
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number; peakRssMb: number };
@@ -216,6 +225,20 @@ async function sweep() {
   };
 }
 
+/** 2 000 grid points of 2 tiny runs each (see the header). */
+function grid() {
+  const tens = (from: number, step: number) => Array.from({ length: 10 }, (_, k) => from + k * step);
+  const experiment = {
+    name: "bench-grid",
+    repeats: 2,
+    optimal: false,
+    grid: { n: 20, d: 2, margin: tens(0.1, 0.01), offset: tens(0, 0.01), eta: tens(0.5, 0.5), order: ["cyclic", "shuffle"] },
+  };
+  const points = 2000;
+  const rates = [0, 1, 2].map(() => cliExperiment(experiment, 2 * points, 2).runsPerSecond / 2);
+  return { points, repeats: 2, threads: 2, pointsPerSecond: median(rates) };
+}
+
 function memory() {
   return { runs: 1_000_000, threads: 2, peakRssMb: cliSweep(1_000_000, 2).peakRssMb };
 }
@@ -228,6 +251,7 @@ const results = {
   ...(want("generation") ? { generation: generation() } : {}),
   ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
   ...(want("sweep") ? { sweep: await sweep() } : {}),
+  ...(want("grid") ? { grid: grid() } : {}),
   ...(full && want("memory") ? { memory: memory() } : {}),
 };
 
@@ -254,5 +278,6 @@ if (s) {
   console.log(`sweep of ${s.runs} small runs, runs/s in-process ${Math.round(s.runsPerSecond.inProcess)} (warm ${Math.round(s.runsPerSecond.inProcessWarm)}), 1 thread ${Math.round(s.runsPerSecond.threads1)}, 2 threads ${Math.round(s.runsPerSecond.threads2)}`);
   console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
 }
+if (results.grid) console.log(`grid of ${results.grid.points} points of ${results.grid.repeats} runs, 2 threads: ${Math.round(results.grid.pointsPerSecond)} points/s`);
 if (results.memory) console.log(`memory, 1 000 000 runs, 2 threads peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
 if (json) console.log(JSON.stringify(results));
