@@ -1,7 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
-import type { BoundColumn, RatioColumn } from "../run/run-types.js";
 import {
   DIGEST_COLUMNS,
   DIGEST_FLAGS,

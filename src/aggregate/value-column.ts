@@ -46,11 +46,13 @@ export class ValueColumn {
     if (this.#fd !== null) readSync(this.#fd, all, 0, this.#spilled * 8, 0);
     let offset = this.#spilled;
     for (const chunk of this.#chunks) {
-      if (chunk !== this.#last) all.set(chunk, offset);
-      // Copied value by value rather than through a subarray, which would move a small chunk (kept in V8's
-      // heap) out to a buffer of its own.
-      else for (let i = 0; i < this.#filled; i++) all[offset + i] = chunk[i]!;
-      offset += chunk === this.#last ? this.#filled : chunk.length;
+      if (chunk === this.#last) {
+        // Value by value: a subarray would move a small chunk (kept in V8's heap) out to a buffer of its own.
+        for (let i = 0; i < this.#filled; i++) all[offset + i] = chunk[i]!;
+      } else {
+        all.set(chunk, offset);
+        offset += chunk.length;
+      }
     }
     return all;
   }
