@@ -5,7 +5,7 @@ import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { pick, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -55,11 +55,21 @@ type RowHead = Pick<RunRow, "status" | "error" | "converged" | "updates" | "epoc
 type RowTail = Pick<RunRow, "bestBound" | "bestRatio" | "violations" | "nonFinite">;
 
 /**
+ * Every column of a row, null, in the order assembleRow writes them: taken from the first row assembled.
+ * Each later row starts as a copy of it and only overwrites its fields. Added one by one to an empty
+ * object, V8 keeps a row of 51 fields as a dictionary, slower to fill and to read (for the lines, the
+ * digest, the check for non-finite numbers): a small run (n 100, d 10) with its lines took ~135 µs
+ * instead of ~127, a tiny one (n 20, d 2) ~47 instead of ~38.
+ */
+let rowShape: Record<string, null> | null = null;
+
+/**
  * A row in column order: the spec's identity, `head`, every bound, every ratio, `tail`. Written field by
  * field into one object (no spread of intermediate records): a sweep builds one per run.
  */
 function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: RowTail): RunRow {
-  const row: Record<string, unknown> = pick(spec, RUN_KEYS);
+  const row: Record<string, unknown> = rowShape === null ? {} : { ...rowShape };
+  for (const key of RUN_KEYS) row[key] = spec[key];
   for (const key in head) row[key] = head[key as keyof RowHead];
   const updates = head.updates ?? 0;
   const converged = head.converged === true;
@@ -72,6 +82,7 @@ function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: Ro
     for (const name of BOUND_NAMES) row[RATIO_COLUMNS[column++]!] = ratio(updates, converged, bounds[separator]?.[name] ?? null);
   }
   for (const key in tail) row[key] = tail[key as keyof RowTail];
+  rowShape ??= Object.fromEntries(Object.keys(row).map((key) => [key, null]));
   return row as unknown as RunRow;
 }
 
