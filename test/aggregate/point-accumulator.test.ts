@@ -31,7 +31,7 @@ describe("ValueColumn", () => {
     expect(spillFiles()).toEqual([]);
   });
 
-  it("gives back the values pushed, in order, at every length and spill threshold (chunks growing from 64 values to CHUNK)", () => {
+  it("gives back the values pushed, in order, at every length and spill threshold (chunks growing from 8 values to CHUNK)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 3 * CHUNK }), fc.integer({ min: 1, max: 2 * CHUNK }), (count, spillAfter) => {
         const column = new ValueColumn(() => `${tmpdir()}/perceptron-lab-${process.pid}-column-property.f64`, spillAfter);
