@@ -1,5 +1,3 @@
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import {
   DIGEST_COLUMNS,
@@ -20,8 +18,6 @@ import { ValueColumn } from "./value-column.js";
 /** Values per column held in memory before they spill to a temporary file (128 KiB a column, 3.4 MB a point). */
 export const SPILL_AFTER = 1 << 14;
 
-let spills = 0;
-const spillPath = () => join(tmpdir(), `perceptron-lab-${process.pid}-${spills++}.f64`);
 
 /**
  * One grid point's runs, reduced as they arrive to counts and a column of numbers per summarised
@@ -40,9 +36,11 @@ export class PointAccumulator {
 
   constructor(
     readonly head: PointHead,
+    /** Where columns spill past `spillAfter` values (see SpillFolder). */
+    spillFile: () => { fd: number; path: string },
     spillAfter = SPILL_AFTER,
   ) {
-    this.#columns = SUMMARY_COLUMNS.map(() => new ValueColumn(spillPath, spillAfter));
+    this.#columns = SUMMARY_COLUMNS.map(() => new ValueColumn(spillFile, spillAfter));
   }
 
   /** Adds the run whose digest starts at `at` in `values` (see RunDigest). */

@@ -1,5 +1,7 @@
+import { tmpdir } from "node:os";
 import { PointAccumulator } from "./point-accumulator.js";
 import { DIGEST_POINT, DIGEST_WIDTH, type RunDigest } from "./run-digest.js";
+import { SpillFolder } from "./spill-folder.js";
 import type { SummaryRow } from "./summary-types.js";
 
 /**
@@ -8,6 +10,12 @@ import type { SummaryRow } from "./summary-types.js";
  */
 export class PointSummariser {
   #accumulator: PointAccumulator | null = null;
+  readonly #spillFile: () => { fd: number; path: string };
+
+  /** `spill`: where a point's columns spill past their first 16 Ki values; default, a private folder in the system's temporary folder. */
+  constructor(readonly spill: SpillFolder = new SpillFolder(tmpdir(), "perceptron-lab-spill-")) {
+    this.#spillFile = () => spill.create();
+  }
 
   /** Adds a batch's runs; returns the summaries of the points they completed (a point ends where the next starts). */
   add(digest: RunDigest): SummaryRow[] {
@@ -18,7 +26,7 @@ export class PointSummariser {
       if (this.#accumulator?.head.point !== point) {
         if (this.#accumulator !== null) finished.push(this.#accumulator.summary());
         while (digest.heads[head]!.point !== point) head++;
-        this.#accumulator = new PointAccumulator(digest.heads[head]!);
+        this.#accumulator = new PointAccumulator(digest.heads[head]!, this.#spillFile);
       }
       this.#accumulator.add(digest.values, at);
     }
@@ -29,6 +37,7 @@ export class PointSummariser {
   finish(): SummaryRow | null {
     const summary = this.#accumulator?.summary() ?? null;
     this.#accumulator = null;
+    this.spill.dispose();
     return summary;
   }
 }

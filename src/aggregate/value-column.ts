@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, readSync, rmSync } from "node:fs";
+import { writeAll } from "../files/checked-fs.js";
 
 /** The largest chunk, in values (128 KiB). */
 export const CHUNK = 1 << 14;
@@ -26,7 +27,8 @@ export class ValueColumn {
   #fd: number | null = null;
 
   constructor(
-    private readonly spillPath: () => string,
+    /** Creates the spill file (see SpillFolder), open for reading and writing. */
+    private readonly spillFile: () => { fd: number; path: string },
     private readonly spillAfter: number,
   ) {}
 
@@ -84,11 +86,12 @@ export class ValueColumn {
   /** Writes every chunk (all full) to the file, after those written before. */
   #spill(): void {
     if (this.#fd === null) {
-      this.#path = this.spillPath();
-      this.#fd = openSync(this.#path, "w+");
+      const { fd, path } = this.spillFile();
+      this.#fd = fd;
+      this.#path = path;
     }
     for (const chunk of this.#chunks) {
-      writeSync(this.#fd, chunk, 0, chunk.byteLength, this.#spilled * 8);
+      writeAll(this.#fd, this.#path!, new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), this.#spilled * 8);
       this.#spilled += chunk.length;
     }
     this.#chunks = [];

@@ -6,6 +6,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { InputError } from "../experiment/input-error.js";
+import { WriteError } from "../files/write-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { checkKernel } from "./check-kernel.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -70,8 +71,8 @@ async function main(args: string[]): Promise<number> {
 
 function reportError(error: unknown, debug: boolean): number {
   const usage = error instanceof InputError || error instanceof UsageError;
-  // A data set beyond float64's range is said plainly; it is not a bug of the tool.
-  const expected = usage || error instanceof NumericalRangeError;
+  // A data set beyond float64's range, or a disk that refused a write, is said plainly: not a bug of the tool.
+  const expected = usage || error instanceof NumericalRangeError || error instanceof WriteError;
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`Error: ${message.split("\n")[0]}\n`);
   if (error instanceof UsageError) process.stderr.write("Run with --help for the options.\n");

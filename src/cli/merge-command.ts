@@ -14,11 +14,11 @@ export function mergeBuilder(yargs: Argv) {
 }
 
 export async function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; report: boolean; quiet: boolean }): Promise<number> {
-  const report = mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite });
+  const report = await mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${argv.shards.length} shards`, report)}\n`);
   if (argv.report) {
-    const page = await writeReport(argv.out);
+    const page = await writeReport(argv.out, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });
     if (!argv.quiet) process.stderr.write(`Report: ${page}\n`);
   }
   return reportProblems(report);

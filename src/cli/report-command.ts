@@ -7,7 +7,7 @@ export function reportBuilder(yargs: Argv) {
 }
 
 export async function reportHandler(argv: { folder: string }): Promise<number> {
-  const page = await writeReport(argv.folder);
+  const page = await writeReport(argv.folder, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });
   process.stderr.write(`Report: ${page} (with report.md and plots/*.svg)\n`);
   return EXIT.ok;
 }

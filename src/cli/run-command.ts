@@ -1,8 +1,11 @@
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import type { Argv } from "yargs";
 import { loadExperiment } from "../experiment/load-experiment.js";
+import { WriteError } from "../files/write-error.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
+import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
@@ -74,8 +77,11 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const info = (text: string) => {
     if (!argv.quiet) process.stderr.write(`${text}\n`);
   };
+  const testFaults = testFaultsFromEnvironment();
   const interruption = interruptOnSignals(info);
   const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });
+  const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
+  const resumeCommand = `perceptron-lab run ${path} --out ${argv.out ?? join("results", experiment.name)}${shardFlag} --resume`;
   let report: RunReport;
   try {
     report = await runExperiment(loaded, {
@@ -91,13 +97,17 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       ...(shard === undefined ? {} : { shard }),
       argv: process.argv.slice(2),
       onProgress: (done, total) => progress.update(done, total),
+      onNote: (text) => process.stderr.write(`note: ${text}\n`),
+      ...(testFaults === undefined ? {} : { faults: testFaults }),
     });
+  } catch (error) {
+    // What was written before a failed write is whole: say how to go on once the cause is fixed.
+    if (error instanceof WriteError) throw error.withHint(`What was written is kept: once this is fixed, ${resumeCommand}`);
+    throw error;
   } finally {
     progress.stop();
     interruption.release();
   }
-  const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
-  const resumeCommand = `perceptron-lab run ${path} --out ${report.outDir}${shardFlag} --resume`;
   if (report.outcome === "already-complete") {
     const errors = report.counts.errors;
     info(`${report.outDir} is complete (${report.counts.recorded} runs): nothing to resume.${errors > 0 ? ` ${errors} runs are errors: --retry-errors runs them again.` : ""}`);

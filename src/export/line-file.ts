@@ -1,18 +1,24 @@
-import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { statSync } from "node:fs";
+import { WriteError } from "../files/write-error.js";
+import { closeFile, closeQuietly, createFile, syncFile, writeAll } from "../files/checked-fs.js";
 
 /**
- * A text file written in order through a buffer, with synchronous writes: no interleaving, no
- * backpressure, and only whole lines ever reach the file (a process that exits between writes leaves
- * complete lines; only a kill in the middle of a write can tear the last one). `sync` flushes and asks
- * the OS to put the bytes on disk.
+ * A text file written in order through a buffer, with synchronous, checked writes (see checked-fs.ts):
+ * no interleaving, no backpressure, a failed or short write throws a WriteError naming the file, and only
+ * whole lines ever reach the file (a process that exits between writes leaves complete lines; only a kill
+ * or a full disk in the middle of a write can tear the last one, which readers drop). `sync` flushes and
+ * asks the OS to put the bytes on disk. Never opened through a symlink.
  */
 export class LineFile {
   readonly #fd: number;
   #buffer: string[] = [];
   #size = 0;
+  /** Bytes handed to the system so far: the file's size once closed. */
+  #bytes = 0;
+  #closed = false;
 
   constructor(readonly path: string, private readonly flushAt = 1 << 16) {
-    this.#fd = openSync(path, "w");
+    this.#fd = createFile(path);
   }
 
   write(text: string): void {
@@ -23,18 +29,31 @@ export class LineFile {
 
   flush(): void {
     if (this.#buffer.length === 0) return;
-    writeSync(this.#fd, this.#buffer.join(""));
+    const text = this.#buffer.join("");
     this.#buffer = [];
     this.#size = 0;
+    this.#bytes += writeAll(this.#fd, this.path, text);
   }
 
   sync(): void {
     this.flush();
-    fsyncSync(this.#fd);
+    syncFile(this.#fd, this.path);
   }
 
+  /** Flushes, syncs and closes the file, then checks that its size on disk is every byte written. */
   close(): void {
     this.sync();
-    closeSync(this.#fd);
+    this.#closed = true;
+    closeFile(this.#fd, this.path);
+    const size = statSync(this.path, { throwIfNoEntry: false })?.size;
+    if (size !== this.#bytes) throw new WriteError(this.path, "close", "short", `${size ?? "no"} bytes on disk, ${this.#bytes} written`);
+  }
+
+  /** After a failure: closes the file without writing what is buffered (the failure is what gets told). */
+  abandon(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#buffer = [];
+    closeQuietly(this.#fd);
   }
 }

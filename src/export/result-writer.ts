@@ -1,7 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import { InputError } from "../experiment/input-error.js";
+import { writeFileAtomic } from "../files/atomic-file.js";
 import { LineFile } from "./line-file.js";
 import type { RunLines } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
@@ -25,13 +24,12 @@ export class ResultWriter {
   /** Summary rows written so far; null when this folder has no summaries. */
   #summaries: number | null;
 
-  /** `summaries: false` writes no summary files (a shard's grid points may be split with other shards). */
+  /**
+   * Creates (truncates) the tables in an existing folder. `summaries: false` writes no summary files (a
+   * shard's grid points may be split with other shards). Write the manifest first (writeManifest): a kill
+   * between the two then leaves a folder that a plain --resume continues.
+   */
   constructor(readonly outDir: string, options: { readonly summaries?: boolean } = {}) {
-    try {
-      mkdirSync(outDir, { recursive: true });
-    } catch (error) {
-      throw new InputError(`${outDir}: cannot create the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
     this.#runsJsonl = new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
     this.#runsCsv = new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
     this.#summaries = options.summaries === false ? null : 0;
@@ -64,13 +62,24 @@ export class ResultWriter {
     for (const file of this.#tables()) file.sync();
   }
 
-  /** Closes the tables; summary.json is a valid JSON array only after this. */
+  /** Summary rows written so far (0 for a folder without summaries). */
+  get summaryRows(): number {
+    return this.#summaries ?? 0;
+  }
+
+  /** Closes the tables, each flushed and synced; summary.json is a valid JSON array only after this. */
   close(): void {
     if (this.#summaries !== null) this.#summaryJson!.write(summaryJsonEnd(this.#summaries));
     for (const file of this.#tables()) file.close();
   }
 
-  writeManifest(manifest: unknown): void {
-    writeFileSync(join(this.outDir, OUTPUT_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+  /** After a failure: closes every table without writing more. */
+  abandon(): void {
+    for (const file of this.#tables()) file.abandon();
   }
+}
+
+/** manifest.json, replaced whole (atomically: see writeFileAtomic). */
+export function writeManifest(outDir: string, manifest: unknown): void {
+  writeFileAtomic(join(outDir, OUTPUT_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
 }

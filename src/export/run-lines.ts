@@ -1,5 +1,6 @@
 import type { RunRow } from "../run/run-types.js";
 import { csvField } from "./csv-line.js";
+import { checkedRecord } from "./record-check.js";
 import { RUN_COLUMNS } from "./run-columns.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order. */
@@ -18,12 +19,14 @@ const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.s
  * Each number is formatted once for both tables: its shortest round-trip form, which is what
  * JSON.stringify writes for a finite number (non-finite ones are null in JSON, empty in CSV). A jsonl
  * line is the row's keys in RUN_COLUMNS order, exactly `JSON.stringify(row, RUN_COLUMNS)`; a CSV line is
- * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows.
+ * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows. A jsonl
+ * line ends with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`.
  */
 export function runLines(rows: readonly RunRow[]): RunLines {
   let jsonl = "";
   let csv = "";
   for (const row of rows) {
+    let line = "";
     for (let k = 0; k < RUN_COLUMNS.length; k++) {
       const value = row[RUN_COLUMNS[k]!];
       let json: string;
@@ -39,10 +42,10 @@ export function runLines(rows: readonly RunRow[]): RunLines {
         json = "null";
         field = "";
       }
-      jsonl += JSON_KEYS[k]! + json;
+      line += JSON_KEYS[k]! + json;
       csv += k === 0 ? field : `,${field}`;
     }
-    jsonl += "}\n";
+    jsonl += `${checkedRecord(line)}\n`;
     csv += "\n";
   }
   return { jsonl, csv };

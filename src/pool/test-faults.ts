@@ -23,3 +23,12 @@ export function injectFault(faults: TestFaults | undefined, spec: RunSpec): void
   }
   if (faults.hang?.includes(spec.run)) for (;;);
 }
+
+/**
+ * Faults planted through the command line, for its tests: PERCEPTRON_LAB_TEST_FAULTS holds the JSON of
+ * a TestFaults (`{"hang":[50]}`). Unset, as for every user, there are none.
+ */
+export function testFaultsFromEnvironment(env: NodeJS.ProcessEnv = process.env): TestFaults | undefined {
+  const text = env.PERCEPTRON_LAB_TEST_FAULTS;
+  return text === undefined || text === "" ? undefined : (JSON.parse(text) as TestFaults);
+}

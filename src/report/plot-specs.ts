@@ -3,11 +3,14 @@ import type { RunRow } from "../run/run-types.js";
 
 /** A Vega-Lite specification (plain JSON), with the title and caption the page shows beside it. */
 export interface Plot {
-  readonly file: string;
+  readonly file: (typeof PLOT_FILES)[number];
   readonly title: string;
   readonly caption: string;
   readonly spec: Record<string, unknown>;
 }
+
+/** Every file a report may write under plots/ (--overwrite removes these, and only these, from there). */
+export const PLOT_FILES = ["updates-vs-bounds.svg", "ratio-vs-margin.svg", "ratio-vs-dimension.svg", "eta-and-init.svg", "updates-per-point.svg"] as const;
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 const BOUNDS = ["novikoff", "snapp", "hu", "optimised"] as const;

@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
-import { readManifest, requireComplete } from "../runner/manifest.js";
+import { writeFileAtomic } from "../files/atomic-file.js";
+import { makeFolder } from "../files/checked-fs.js";
+import { lockResultFolder } from "../runner/folder-lock.js";
+import { readManifest, requireComplete, type Manifest } from "../runner/manifest.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { RunRow } from "../run/run-types.js";
 import { reportPlots } from "./plot-specs.js";
@@ -18,10 +21,24 @@ const REPORT_NEEDS = "report needs a complete result folder written by run (or m
 
 export const REPORT_FILES = { html: "report.html", markdown: "report.md", plots: "plots" } as const;
 
-/** Writes report.html, report.md and plots/*.svg into a complete result folder; returns the page's path. */
-export async function writeReport(folder: string): Promise<string> {
+/**
+ * Writes report.html, report.md and plots/*.svg into a complete result folder, under its lock (see
+ * lockResultFolder), each file replaced whole; returns the page's path.
+ */
+export async function writeReport(folder: string, options: { readonly onNote?: (text: string) => void } = {}): Promise<string> {
+  if (folder.trim() === "") throw new InputError("report's folder is empty: name a result folder (an unset variable in a script?)");
   const manifest = readManifest(folder, REPORT_NEEDS);
   requireComplete(folder, manifest);
+  const lock = lockResultFolder(folder, "report");
+  try {
+    if (lock.note !== null) options.onNote?.(`${folder}: ${lock.note}`);
+    return await writeReportFiles(folder, manifest);
+  } finally {
+    lock.release();
+  }
+}
+
+async function writeReportFiles(folder: string, manifest: Manifest): Promise<string> {
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
   if (!existsSync(summaryPath)) throw new InputError(`${folder}: no summary.json; ${REPORT_NEEDS}`);
   const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
@@ -33,10 +50,10 @@ export async function writeReport(folder: string): Promise<string> {
 
   const plots = reportPlots(summary, runs);
   const rendered = [];
-  mkdirSync(join(folder, REPORT_FILES.plots), { recursive: true });
+  makeFolder(join(folder, REPORT_FILES.plots));
   for (const plot of plots) {
     const svg = await renderSvg(plot.spec);
-    writeFileSync(join(folder, REPORT_FILES.plots, plot.file), svg);
+    writeFileAtomic(join(folder, REPORT_FILES.plots, plot.file), svg);
     rendered.push({ title: plot.title, caption: plot.caption, svg });
   }
   const c = manifest.counts;
@@ -48,8 +65,8 @@ export async function writeReport(folder: string): Promise<string> {
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${every}th run (${runs.length} of ${c.runs}).`] : []),
   ];
-  writeFileSync(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));
+  writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));
   const page = join(folder, REPORT_FILES.html);
-  writeFileSync(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary));
+  writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary));
   return page;
 }

@@ -1,13 +1,14 @@
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
-import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, requireComplete, type Manifest } from "./manifest.js";
 import { RecordStream } from "./recorded-runs.js";
-import { clearResults, inspectResultFolder } from "./result-folder.js";
+import { lockResultFolder } from "./folder-lock.js";
+import { checkResultFolder, clearResults, inspectResultFolder, removeLeftovers } from "./result-folder.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
@@ -19,8 +20,13 @@ import { writeViolationData } from "./write-violation-data.js";
  * computed from them). Refuses, naming them, shards of different experiments, missing, repeated or
  * unfinished shards, and a run found in no shard or in two.
  */
-export function mergeShards(outDir: string, shardDirs: readonly string[], options: { readonly overwrite?: boolean } = {}): RunReport {
+export async function mergeShards(
+  outDir: string,
+  shardDirs: readonly string[],
+  options: { readonly overwrite?: boolean; readonly onNote?: (text: string) => void } = {},
+): Promise<RunReport> {
   const startedAt = new Date();
+  checkResultFolder(outDir, "merge's output folder");
   if (shardDirs.length === 0) throw new InputError("merge needs the shard folders to join");
   const manifests = shardDirs.map((dir) => readShardManifest(dir));
   const first = manifests[0]!;
@@ -40,43 +46,60 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
   const missing = Array.from({ length: count }, (_, k) => k + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) throw new InputError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((index) => `${index}/${count}`).join(", ")} missing`);
 
-  const state = inspectResultFolder(outDir);
-  if (state.hasResults) {
-    if (!options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
-    clearResults(outDir);
-  }
   const experiment = parseExperiment(first.experiment.source, first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`);
   const plan = planSweep(experiment);
-  const sink = new TableSink(new ResultWriter(outDir));
-  const streams = shardDirs.map((dir) => new RecordStream(join(dir, OUTPUT_FILES.runsJsonl)));
-  for (let run = 0; ; run++) {
-    let next: { row: RunRow; stream: RecordStream; dir: string } | null = null;
-    streams.forEach((stream, k) => {
-      const row = stream.peek();
-      if (row !== null && (next === null || row.run < next.row.run)) next = { row, stream, dir: shardDirs[k]! };
-    });
-    if (next === null) {
-      if (run < plan.runCount) throw new InputError(`run ${run} of ${plan.runCount} is in no shard: a shard folder is incomplete`);
-      break;
+  if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+  const lock = lockResultFolder(outDir, "merge");
+  try {
+    if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
+    removeLeftovers(outDir);
+    if (inspectResultFolder(outDir).hasResults) {
+      if (!options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+      clearResults(outDir);
     }
-    const { row, stream, dir } = next as { row: RunRow; stream: RecordStream; dir: string };
-    if (row.run !== run) {
-      throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${plan.runCount} is in no shard: a shard folder is incomplete`);
-    }
-    stream.take();
-    sink.writeRows([row]);
+    return await merge(outDir, shardDirs, { startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
+  } finally {
+    lock.release();
   }
-  sink.close(true);
+}
+
+interface MergeSetup {
+  readonly startedAt: Date;
+  readonly first: Manifest;
+  readonly experiment: ReturnType<typeof parseExperiment>;
+  readonly plan: ReturnType<typeof planSweep>;
+  readonly lock: ReturnType<typeof lockResultFolder>;
+  readonly mergedFrom: readonly string[];
+}
+
+/**
+ * The merge itself, into a locked, cleared folder. Every record of every shard is checked before the
+ * manifest says `complete`: a refusal part way (a missing run, a changed record) leaves tables without a
+ * complete manifest, which report, compare and merge refuse, never partial tables that look whole.
+ */
+async function merge(outDir: string, shardDirs: readonly string[], { startedAt, first, experiment, plan, lock, mergedFrom }: MergeSetup): Promise<RunReport> {
+  const sink = new TableSink(new ResultWriter(outDir));
+  try {
+    await mergeRows(sink, shardDirs, plan.runCount);
+    sink.close(true);
+  } catch (error) {
+    sink.abandon();
+    throw error;
+  }
+  if (sink.counts.recorded !== plan.runCount || sink.writer.summaryRows !== plan.pointCount) {
+    throw new Error(`${outDir}: merged ${sink.counts.recorded} of ${plan.runCount} runs and ${sink.writer.summaryRows} of ${plan.pointCount} summary rows, so it is not marked complete (a bug: please report it)`);
+  }
   const endedAt = new Date();
   const counts: RunCounts = { runs: plan.runCount, points: plan.pointCount, reused: 0, ...sink.counts };
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
-  sink.writer.writeManifest({
+  lock.check();
+  writeManifest(outDir, {
     status: "complete",
     tool: toolInfo(),
     experiment: first.experiment,
     resolved: experiment,
     shard: null,
-    mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)),
+    mergedFrom,
     skipped: first.skipped,
     counts,
     violations: violationData,
@@ -94,6 +117,29 @@ export function mergeShards(outDir: string, shardDirs: readonly string[], option
     violationData,
     wallSeconds: (endedAt.getTime() - startedAt.getTime()) / 1000,
   };
+}
+
+/** The shards' records merged back into sweep order, each run exactly once; yields to the event loop now and then (the lock stays fresh). */
+async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount: number): Promise<void> {
+  const streams = shardDirs.map((dir) => new RecordStream(join(dir, OUTPUT_FILES.runsJsonl)));
+  for (let run = 0; ; run++) {
+    if (run % 4096 === 4095) await new Promise((resolve) => setImmediate(resolve));
+    let next: { row: RunRow; stream: RecordStream; dir: string } | null = null;
+    streams.forEach((stream, k) => {
+      const row = stream.peek();
+      if (row !== null && (next === null || row.run < next.row.run)) next = { row, stream, dir: shardDirs[k]! };
+    });
+    if (next === null) {
+      if (run < runCount) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+      break;
+    }
+    const { row, stream, dir } = next as { row: RunRow; stream: RecordStream; dir: string };
+    if (row.run !== run) {
+      throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+    }
+    stream.take();
+    sink.writeRows([row]);
+  }
 }
 
 function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {

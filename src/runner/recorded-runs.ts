@@ -1,20 +1,23 @@
-import { existsSync, renameSync, unlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { InputError } from "../experiment/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { LineReader } from "../export/read-lines.js";
+import { recordProblem } from "../export/record-check.js";
+import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
 
 /**
  * Rows recorded in a runs.jsonl-like file, read lazily: one record per line, in increasing run order
  * (every run of a sweep, or a shard's runs). A record torn by a kill is dropped by the reader; any other
- * line that is not a record in order means the file was changed by hand, and is refused by name.
+ * line that is not a record in order, or whose record check does not match (see recordCheck), means the
+ * file was changed after it was written, and is refused by file and line.
  */
 export class RecordStream {
   readonly #lines: Iterator<string>;
   #line = 0;
   #previousRun = -1;
-  /** The next record, not yet taken; undefined before the first read, null at the end. */
-  #head: RunRow | null | undefined;
+  /** The next record and its line, not yet taken; undefined before the first read, null at the end. */
+  #head: { row: RunRow; line: string } | null | undefined;
 
   constructor(readonly path: string) {
     this.#lines = new LineReader(path)[Symbol.iterator]();
@@ -22,30 +25,40 @@ export class RecordStream {
 
   peek(): RunRow | null {
     if (this.#head === undefined) this.#head = this.#read();
-    return this.#head;
+    return this.#head?.row ?? null;
   }
 
   take(): RunRow | null {
-    const row = this.peek();
-    this.#head = undefined;
-    return row;
+    return this.takeLine()?.row ?? null;
   }
 
-  #read(): RunRow | null {
+  /** The next record with its line as written (check included), to copy it as it is. */
+  takeLine(): { row: RunRow; line: string } | null {
+    this.peek();
+    const head = this.#head!;
+    this.#head = undefined;
+    return head;
+  }
+
+  #read(): { row: RunRow; line: string } | null {
     const next = this.#lines.next();
     if (next.done) return null;
     this.#line++;
-    let row: RunRow;
+    const line = next.value;
+    let row: RunRow & { check?: string };
     try {
-      row = JSON.parse(next.value) as RunRow;
+      row = JSON.parse(line) as RunRow;
     } catch {
       throw corrupt(this.path, this.#line, "is not JSON");
     }
     if (row === null || typeof row !== "object" || !Number.isInteger(row.run) || row.run <= this.#previousRun) {
       throw corrupt(this.path, this.#line, `is not a run record in order (after run ${this.#previousRun})`);
     }
+    const problem = recordProblem(line);
+    if (problem !== null) throw corrupt(this.path, this.#line, problem);
+    delete row.check;
     this.#previousRun = row.run;
-    return row;
+    return { row, line };
   }
 }
 
@@ -69,7 +82,7 @@ export class RecordedRuns {
 }
 
 function corrupt(path: string, line: number, what: string): InputError {
-  return new InputError(`${path}: line ${line} ${what}; the result folder was changed by hand: --overwrite starts over`);
+  return new InputError(`${path}: line ${line} ${what}; the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over`);
 }
 
 /**
@@ -84,7 +97,7 @@ export function consolidateRecords(runsJsonl: string, previous: string): string 
   const older = existsSync(previous);
   if (!newer) return older ? previous : null;
   if (!older) {
-    renameSync(runsJsonl, previous);
+    renameDurably(runsJsonl, previous);
     return previous;
   }
   const temporary = `${previous}.tmp`;
@@ -97,13 +110,13 @@ export function consolidateRecords(runsJsonl: string, previous: string): string 
     if (a === null && b === null) break;
     if (b === null || (a !== null && a.run <= b.run)) {
       if (b !== null && a!.run === b.run) oldest.take();
-      out.write(`${JSON.stringify(newest.take())}\n`);
+      out.write(`${newest.takeLine()!.line}\n`);
     } else {
-      out.write(`${JSON.stringify(oldest.take())}\n`);
+      out.write(`${oldest.takeLine()!.line}\n`);
     }
   }
   out.close();
-  renameSync(temporary, previous);
-  unlinkSync(runsJsonl);
+  renameDurably(temporary, previous);
+  removePath(runsJsonl);
   return previous;
 }

@@ -1,29 +1,85 @@
-import { existsSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, rmdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { temporaryName } from "../files/atomic-file.js";
+import { removePath } from "../files/checked-fs.js";
+import { PLOT_FILES } from "../report/plot-specs.js";
 import { REPORT_FILES } from "../report/write-report.js";
+import { LOCK_HOLDER } from "./folder-lock.js";
 import { findManifest, type Manifest } from "./manifest.js";
-import { VIOLATIONS_FOLDER } from "./write-violation-data.js";
+import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 
 /** The rows an interrupted or resumed invocation recorded, kept until the next one has rewritten them. */
 export const PREVIOUS_RUNS = "runs.previous.jsonl";
+/** Where a sweep's summaries spill the values they cannot hold in memory: a private folder of the result folder. */
+export const SPILL_PREFIX = ".spill-";
 
 export interface FolderState {
   /** Any file this tool writes is there. */
   readonly hasResults: boolean;
+  /** Recorded runs are there (runs.jsonl or runs.previous.jsonl): something a resume can reuse. */
+  readonly hasRecords: boolean;
   readonly manifest: Manifest | null;
 }
 
+/** The files this tool writes at the top of a result folder (the temporary ones a kill may leave included). */
 const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, REPORT_FILES.html, REPORT_FILES.markdown];
 
 export function inspectResultFolder(outDir: string): FolderState {
-  const hasResults = OWN_FILES.some((file) => existsSync(join(outDir, file))) || existsSync(join(outDir, VIOLATIONS_FOLDER));
-  return { hasResults, manifest: findManifest(outDir) };
+  const hasRecords = [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS].some((file) => existsSync(join(outDir, file)));
+  const hasResults = hasRecords || OWN_FILES.some((file) => existsSync(join(outDir, file))) || existsSync(join(outDir, VIOLATIONS_FOLDER));
+  return { hasResults, hasRecords, manifest: findManifest(outDir) };
 }
 
-/** --overwrite: removes the files this tool writes (and nothing else the folder may hold). */
+/**
+ * Refuses a result folder that a slip would make dangerous: empty (an unset variable in a script), or the
+ * working folder or one of its ancestors, where the tool's own file names could be a user's files.
+ */
+export function checkResultFolder(outDir: string, flag: string): void {
+  if (outDir.trim() === "") throw new InputError(`${flag} is empty: name the result folder (an unset variable in a script?)`);
+  const out = resolve(outDir);
+  const fromOut = relative(out, process.cwd());
+  if (fromOut === "" || !fromOut.startsWith("..")) {
+    throw new InputError(`${flag} ${outDir}: is the working folder or one of its ancestors; results go into a folder of their own (say results/<name>)`);
+  }
+}
+
+/**
+ * --overwrite: removes the files this tool writes, by their names, and nothing else: plots/ and violations/
+ * lose only the tool's files, and stay if anything else is in them. The records go first and the manifest
+ * last, so that a kill part way leaves either the old manifest without records, or no manifest: a folder
+ * that a plain --resume starts afresh.
+ */
 export function clearResults(outDir: string): void {
-  for (const file of OWN_FILES) rmSync(join(outDir, file), { force: true });
-  rmSync(join(outDir, VIOLATIONS_FOLDER), { recursive: true, force: true });
-  rmSync(join(outDir, REPORT_FILES.plots), { recursive: true, force: true });
+  removePath(join(outDir, OUTPUT_FILES.runsJsonl));
+  removePath(join(outDir, PREVIOUS_RUNS));
+  for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) removePath(join(outDir, file));
+  removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => (PLOT_FILES as readonly string[]).includes(file));
+  removeOwnFiles(join(outDir, VIOLATIONS_FOLDER), (file) => VIOLATION_FILE.test(file));
+  removePath(join(outDir, OUTPUT_FILES.manifest));
+}
+
+/**
+ * Removes what an earlier process of this tool left when it was killed: temporary files and spill folders.
+ * Only under the folder's lock, when no other process of ours writes there.
+ */
+export function removeLeftovers(outDir: string): void {
+  for (const file of [...OWN_FILES, LOCK_HOLDER]) removePath(temporaryName(join(outDir, file)));
+  for (const file of PLOT_FILES) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
+  if (!existsSync(outDir)) return;
+  for (const entry of readdirSync(outDir)) if (entry.startsWith(SPILL_PREFIX)) removePath(join(outDir, entry), { recursive: true });
+}
+
+/** Removes the files of `folder` that `own` accepts, then the folder if nothing else is left in it. */
+function removeOwnFiles(folder: string, own: (file: string) => boolean): void {
+  if (!existsSync(folder)) return;
+  for (const file of readdirSync(folder)) {
+    if (own(file) || (file.startsWith(".") && file.endsWith(".tmp") && own(file.slice(1, -4)))) removePath(join(folder, file));
+  }
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty: the user's files stay, and so does their folder
+  }
 }

@@ -1,10 +1,10 @@
-import { rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
-import { OUTPUT_FILES, ResultWriter } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
+import { removePath } from "../files/checked-fs.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
@@ -14,10 +14,11 @@ import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { ShardSplit, type Shard } from "../sweep/shard.js";
+import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import type { Manifest } from "./manifest.js";
-import { clearResults, inspectResultFolder, PREVIOUS_RUNS } from "./result-folder.js";
-import { TableSink, type SinkCounts } from "./table-sink.js";
+import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers } from "./result-folder.js";
+import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 
@@ -43,6 +44,8 @@ export interface RunExperimentOptions {
   readonly argv?: readonly string[];
   /** Called after each batch is written. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Called with what the user should know but is no failure (a stale lock of the folder taken over). */
+  readonly onNote?: (text: string) => void;
   /** Faults planted in the workers, for tests. */
   readonly faults?: TestFaults;
   /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
@@ -95,21 +98,29 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
   };
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
   const outDir = options.outDir ?? join("results", loaded.experiment.name);
-  const previous = prepareFolder(loaded, outDir, options);
-  if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
-  // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
-  // tool's state and the manifest written.
-  const pool = new RunPool({
-    threads,
-    shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
-    ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
-    ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-  });
+  checkResultFolder(outDir, "--out");
+  const lock = lockResultFolder(outDir, "run");
   try {
-    return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool });
+    if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
+    removeLeftovers(outDir);
+    const previous = prepareFolder(loaded, outDir, options);
+    if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
+    // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
+    // tool's state and the manifest written.
+    const pool = new RunPool({
+      threads,
+      shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
+      ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
+      ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
+      ...(options.faults === undefined ? {} : { faults: options.faults }),
+    });
+    try {
+      return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock });
+    } finally {
+      await pool.close();
+    }
   } finally {
-    await pool.close();
+    lock.release();
   }
 }
 
@@ -125,10 +136,11 @@ interface SweepSetup {
   /** What a resume can reuse (see prepareFolder). */
   readonly previous: Previous | null;
   readonly pool: RunPool;
+  readonly lock: FolderLock;
 }
 
 /** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
-async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool }: SweepSetup): Promise<RunReport> {
+async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
   const recorded = previous === null ? null : new RecordedRuns(previous.path);
   const reusable = (row: RunRow, spec: RunSpec) =>
@@ -136,10 +148,10 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
 
   const shard = options.shard ?? null;
   const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
-  const writer = new ResultWriter(outDir, { summaries: shard === null });
   const tool = toolInfo(); // asks git three times: once for both manifests
-  const manifest = (status: Manifest["status"], extra: Record<string, unknown>) =>
-    writer.writeManifest({
+  const manifest = (status: Manifest["status"], extra: Record<string, unknown>) => {
+    lock.check();
+    writeManifest(outDir, {
       status,
       tool,
       experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
@@ -150,8 +162,10 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       startedAt: startedAt.toISOString(),
       ...extra,
     });
+  };
+  // The manifest before the tables: a kill in between leaves a folder that a plain --resume continues.
   manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
-
+  const writer = new ResultWriter(outDir, { summaries: shard === null });
   const sink = new TableSink(writer, shard === null);
   let reused = 0;
   // The sweep (or shard) in order: each run is recorded already (and reused) or still to do. A whole
@@ -175,31 +189,49 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
     sink.write(output);
     options.onProgress?.(sink.counts.recorded, runCount);
   };
-  for (const segment of makeSegments(items(), costOf, batchOptions)) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
+  // The oldest batch in flight; while it takes long, what was written before it is synced every second.
+  const next = async (): Promise<BatchOutput> => {
+    const oldest = window.shift()!;
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const tick = new Promise<null>((resolve) => (timer = setTimeout(resolve, SYNC_EVERY_MS, null)));
+      const output = await Promise.race([oldest, tick]);
+      clearTimeout(timer);
+      if (output !== null) return output;
+      sink.syncIfDue();
     }
-    if ("recorded" in segment) {
-      reused += segment.recorded.length;
-      window.push(Promise.resolve(batchOutput(segment.recorded)));
-    } else {
-      window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
+  };
+  try {
+    for (const segment of makeSegments(items(), costOf, batchOptions)) {
+      if (options.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      if ("recorded" in segment) {
+        reused += segment.recorded.length;
+        window.push(Promise.resolve(batchOutput(segment.recorded)));
+      } else {
+        window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
+      }
+      if (window.length >= limit) consume(await next());
     }
-    if (window.length >= limit) consume(await window.shift()!);
+    while (window.length > 0) consume(await next());
+    // The threads wind down while the last summaries are taken. An interrupted sweep writes the summaries
+    // of the points it completed, not of the one it was in.
+    const closing = pool.close();
+    sink.close(!interrupted);
+    await closing;
+  } catch (error) {
+    // A failed write (or a record refused) stops the sweep: what is on disk stays whole and resumable.
+    sink.abandon();
+    throw error;
   }
-  while (window.length > 0) consume(await window.shift()!);
-
-  // The threads wind down while the last summaries are taken. An interrupted sweep writes the summaries
-  // of the points it completed, not of the one it was in.
-  const closing = pool.close();
-  sink.close(!interrupted);
-  await closing;
+  if (!interrupted) checkComplete(outDir, { runs: sink.counts.recorded, plannedRuns: runCount, summaries: writer.summaryRows, plannedSummaries: shard === null ? plan.pointCount : 0 });
   const endedAt = new Date();
   const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
-  if (!interrupted && previous !== null) rmSync(previous.path, { force: true });
+  if (!interrupted && previous !== null) removePath(previous.path);
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb });
@@ -213,6 +245,20 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
     violationData,
     wallSeconds,
   };
+}
+
+/**
+ * The invariant a `complete` manifest promises, checked after every table is closed (flushed, synced, and
+ * its size on disk checked): every planned run recorded, and a summary row for every grid point. A
+ * mismatch is a bug; the folder is left unfinished (a --resume completes it) rather than called complete.
+ */
+function checkComplete(outDir: string, c: { runs: number; plannedRuns: number; summaries: number; plannedSummaries: number }): void {
+  if (c.runs !== c.plannedRuns || c.summaries !== c.plannedSummaries) {
+    throw new Error(
+      `${outDir}: the sweep recorded ${c.runs} of ${c.plannedRuns} planned runs and ${c.summaries} of ${c.plannedSummaries} summary rows, ` +
+        "so it is not marked complete (a bug: please report it; --resume finishes the folder)",
+    );
+  }
 }
 
 function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; repeat: number }> {
@@ -262,6 +308,12 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
         ? "results"
         : `results of ${manifest.experiment.name} (${manifest.status === "complete" ? `${manifest.counts.runs} of ${manifest.counts.runs} runs` : "an unfinished sweep"})`;
     throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
+  }
+  if (!state.hasRecords && manifest?.status !== "complete") {
+    // Nothing recorded that a resume could reuse (a kill before the first runs were written, or part way
+    // through --overwrite): the sweep starts afresh, whatever experiment the folder was for.
+    clearResults(outDir);
+    return null;
   }
   if (manifest === null) {
     if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);

@@ -1,16 +1,18 @@
 import { PointSummariser } from "../aggregate/point-summariser.js";
+import { SpillFolder } from "../aggregate/spill-folder.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
 import { DIGEST_FLAGS, DIGEST_VIOLATIONS, DIGEST_WIDTH, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
+import { SPILL_PREFIX } from "./result-folder.js";
 
 /** How many failed runs are kept for the message, and how many violating runs' data sets are written. */
 const KEEP_ERRORS = 5;
 const KEEP_VIOLATIONS = 20;
 /** Synced to disk at least this often (and at the end): a kill loses at most the rows since. */
-const SYNC_EVERY_MS = 1000;
+export const SYNC_EVERY_MS = 1000;
 
 export interface SinkCounts {
   /** Rows written. */
@@ -40,10 +42,13 @@ export class TableSink {
   #recorded = 0;
   #lastSync = Date.now();
 
-  /** `summaries: false` for a shard, whose grid points may be split with other shards. */
+  /**
+   * `summaries: false` for a shard, whose grid points may be split with other shards. Summaries spill
+   * into a private folder of the result folder (see SpillFolder).
+   */
   constructor(readonly writer: ResultWriter, summaries = true) {
     this.#writer = writer;
-    this.#summariser = summaries ? new PointSummariser() : null;
+    this.#summariser = summaries ? new PointSummariser(new SpillFolder(writer.outDir, SPILL_PREFIX)) : null;
   }
 
   /** A batch's output, in sweep order. */
@@ -66,10 +71,14 @@ export class TableSink {
     }
     for (const summary of this.#summariser?.add(digest) ?? []) this.#summary(summary);
     this.#recorded += digest.count;
-    if (Date.now() - this.#lastSync >= SYNC_EVERY_MS) {
-      this.#writer.sync();
-      this.#lastSync = Date.now();
-    }
+    this.syncIfDue();
+  }
+
+  /** Syncs the tables if the last sync is SYNC_EVERY_MS old (also while the sweep waits on a long batch). */
+  syncIfDue(): void {
+    if (Date.now() - this.#lastSync < SYNC_EVERY_MS) return;
+    this.#writer.sync();
+    this.#lastSync = Date.now();
   }
 
   /** Rows in sweep order (reused by a resume, or merged from shards). */
@@ -80,7 +89,14 @@ export class TableSink {
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */
   close(complete: boolean): void {
     if (complete) this.#summary(this.#summariser?.finish() ?? null);
+    this.#summariser?.spill.dispose();
     this.#writer.close();
+  }
+
+  /** After a failure: closes the tables without writing more, and removes the spilled values. */
+  abandon(): void {
+    this.#summariser?.spill.dispose();
+    this.#writer.abandon();
   }
 
   /** What a report keeps of the rows: the first summaries (for the printed table), violations and errors. */

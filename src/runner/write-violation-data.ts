@@ -1,13 +1,16 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataSetCsv } from "../dataset/data-csv.js";
 import { replayCommand } from "../dataset/replay-command.js";
 import type { Experiment } from "../experiment/experiment.js";
+import { writeFileAtomic } from "../files/atomic-file.js";
+import { makeFolder } from "../files/checked-fs.js";
 import { generateData } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
 import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 
 export const VIOLATIONS_FOLDER = "violations";
+/** The names of the files written there (run-<N>.csv). */
+export const VIOLATION_FILE = /^run-\d+\.csv$/;
 
 export interface ViolationRecord {
   readonly run: number;
@@ -28,13 +31,13 @@ export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
  */
 export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[]): ViolationRecord[] {
   if (rows.length === 0) return [];
-  mkdirSync(join(outDir, VIOLATIONS_FOLDER), { recursive: true });
+  makeFolder(join(outDir, VIOLATIONS_FOLDER));
   return rows.map((row) => {
     const spec = specOfRow(row, experiment);
     const data = join(VIOLATIONS_FOLDER, `run-${row.run}.csv`);
     const path = join(outDir, data);
     const dataSet = generateData(spec, createRandom(spec.seed, "data"));
-    writeFileSync(path, dataSetCsv(dataSet));
+    writeFileAtomic(path, dataSetCsv(dataSet));
     return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, path) };
   });
 }

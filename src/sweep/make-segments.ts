@@ -51,6 +51,8 @@ export function* makeSegments(items: Iterable<SweepItem>, costOf: (point: SweepP
     recorded = [];
     const { point, to } = item.todo;
     const each = costOf(point);
+    // A NaN would make every count below NaN, and the loop hand out no run at all.
+    if (!(each >= 0)) throw new RangeError(`the estimated cost of grid point ${point.point} is ${each}`);
     for (let from = item.todo.from; from < to; ) {
       // As many runs as bring the batch to its target cost, at least one, within maxRuns.
       const take = Math.min(to - from, options.maxRuns - runs, Math.max(1, Math.ceil((options.targetCost - cost) / each)));

@@ -1,6 +1,8 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import fc from "fast-check";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SpillFolder } from "../../src/aggregate/spill-folder.js";
 import { describe, expect, it } from "vitest";
 import { PointAccumulator } from "../../src/aggregate/point-accumulator.js";
 import { DIGEST_WIDTH, digestRows } from "../../src/aggregate/run-digest.js";
@@ -8,12 +10,20 @@ import { CHUNK, ValueColumn } from "../../src/aggregate/value-column.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import { runSpec } from "../helpers.js";
 
-const spillFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`perceptron-lab-${process.pid}-`));
+const parent = mkdtempSync(join(tmpdir(), "perceptron-lab-spill-test-"));
+const spill = new SpillFolder(parent, ".spill-");
+const spillFile = () => spill.create();
+/** The spill folder's files (none once the folder is disposed). */
+const spillFiles = () => readdirSync(parent).flatMap((folder) => readdirSync(join(parent, folder)));
 
 describe("ValueColumn", () => {
   it("gives back every value in order, from memory and from its spill file, then removes the file", () => {
     let path = "";
-    const column = new ValueColumn(() => (path = `${tmpdir()}/perceptron-lab-${process.pid}-column-test.f64`), CHUNK);
+    const column = new ValueColumn(() => {
+      const file = spillFile();
+      path = file.path;
+      return file;
+    }, CHUNK);
     const count = 5 * CHUNK + 123;
     for (let i = 0; i < count; i++) column.push(i * 0.5 - 7);
     expect(column.length).toBe(count);
@@ -34,7 +44,7 @@ describe("ValueColumn", () => {
   it("gives back the values pushed, in order, at every length and spill threshold (chunks growing from 8 values to CHUNK)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 3 * CHUNK }), fc.integer({ min: 1, max: 2 * CHUNK }), (count, spillAfter) => {
-        const column = new ValueColumn(() => `${tmpdir()}/perceptron-lab-${process.pid}-column-property.f64`, spillAfter);
+        const column = new ValueColumn(spillFile, spillAfter);
         const pushed = Float64Array.from({ length: count }, (_, i) => Math.sin(i) * 1e3);
         for (const value of pushed) column.push(value);
         const length = column.length;
@@ -61,8 +71,8 @@ describe("PointAccumulator", () => {
       status: i % 101 === 0 ? ("error" as const) : ("ok" as const),
     }));
     const digest = digestRows(rows);
-    const inMemory = new PointAccumulator(digest.heads[0]!, Number.MAX_SAFE_INTEGER);
-    const spilling = new PointAccumulator(digest.heads[0]!, CHUNK);
+    const inMemory = new PointAccumulator(digest.heads[0]!, spillFile, Number.MAX_SAFE_INTEGER);
+    const spilling = new PointAccumulator(digest.heads[0]!, spillFile, CHUNK);
     for (let k = 0; k < digest.count; k++) {
       inMemory.add(digest.values, k * DIGEST_WIDTH);
       spilling.add(digest.values, k * DIGEST_WIDTH);

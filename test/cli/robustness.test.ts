@@ -22,8 +22,14 @@ function slowExperiment(folder: string): string {
 }
 
 /** Starts a run, waits until it has written some runs, sends `signal`, and resolves with its exit code and stderr. */
-async function runAndSignal(args: readonly string[], outDir: string, signal: NodeJS.Signals, times = 1): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+async function runAndSignal(
+  args: readonly string[],
+  outDir: string,
+  signal: NodeJS.Signals,
+  times = 1,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -70,7 +76,12 @@ describe("interruption through the command line", () => {
 
   it("quits at once on a second Ctrl-C, leaving only whole records to resume from", async () => {
     const outDir = join(folder, "twice");
-    const { code, stderr } = await runAndSignal(["run", experiment, "--out", outDir], outDir, "SIGINT", 2);
+    // Run 12 hangs (a planted fault; it starts the second batch, and the first batches are all handed out
+    // at once), so it is in flight when the first Ctrl-C comes after the first runs are written, and the wait
+    // for it never ends: the second Ctrl-C must quit. Without the fault the runs in flight could finish, and
+    // the process end, before the second signal came (a signal during Node's exit kills it: exit code null).
+    const hang = { ...process.env, PERCEPTRON_LAB_TEST_FAULTS: JSON.stringify({ hang: [12] }) };
+    const { code, stderr } = await runAndSignal(["run", experiment, "--out", outDir], outDir, "SIGINT", 2, hang);
     expect(code).toBe(130);
     expect(stderr).toContain("Interrupted twice: quitting now. --resume continues from the runs written.");
     expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { checkedRecord, recordProblem } from "../../src/export/record-check.js";
 import { runLines } from "../../src/export/run-lines.js";
 import { runsCsvHeader } from "../../src/export/runs-csv.js";
 import { flattenSummary, summaryCsvHeader } from "../../src/export/summary-csv.js";
@@ -41,7 +43,8 @@ const runJsonLine = (row: RunRow) => runLines([row]).jsonl;
 describe("runs.csv and runs.jsonl", () => {
   it("have the same columns in the same order, every key of a row", () => {
     const row = executeRun(spec);
-    expect(Object.keys(JSON.parse(runJsonLine(row)))).toEqual(RUN_COLUMNS);
+    // runs.jsonl: the columns, then the record's check.
+    expect(Object.keys(JSON.parse(runJsonLine(row)))).toEqual([...RUN_COLUMNS, "check"]);
     expect(new Set(RUN_COLUMNS)).toEqual(new Set(Object.keys(row)));
     expect(new Set(RUN_COLUMNS)).toEqual(new Set(Object.keys(errorRow(spec, "x"))));
     expect(runsCsvHeader().trimEnd().split(",")).toEqual(RUN_COLUMNS);
@@ -55,18 +58,42 @@ describe("runs.csv and runs.jsonl", () => {
     expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
   });
 
-  it("format each row as JSON.stringify(row, RUN_COLUMNS) and as csv-stringify would, on random rows", () => {
+  it("format each row as JSON.stringify(row, RUN_COLUMNS) with its check, and as csv-stringify would, on random rows", () => {
     const value = fc.oneof(fc.double(), fc.constantFrom(-0, Infinity, -Infinity, NaN), fc.string(), fc.constantFrom('a,"b"\n', "é"), fc.boolean(), fc.constant(null));
     const row = fc.tuple(...RUN_COLUMNS.map(() => value)).map((values) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, values[k]])) as unknown as RunRow);
     fc.assert(
       fc.property(fc.array(row, { maxLength: 4 }), (rows) => {
         const records = rows.map((r) => RUN_COLUMNS.map((column) => r[column] as CsvValue));
         expect(runLines(rows)).toEqual({
-          jsonl: rows.map((r) => `${JSON.stringify(r, RUN_COLUMNS as string[])}\n`).join(""),
+          jsonl: rows.map((r) => `${checkedRecord(JSON.stringify(r, RUN_COLUMNS as string[]).slice(0, -1))}\n`).join(""),
           csv: stringify(records, CSV_OPTIONS),
         });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("record checks", () => {
+  it("end each record with the first 16 hex digits of SHA-256 over the text before them", () => {
+    const body = '{"run":0';
+    // sha256('{"run":0') computed apart: printf '%s' '{"run":0' | sha256sum
+    expect(checkedRecord(body)).toBe(`{"run":0,"check":"${createHash("sha256").update(body).digest("hex").slice(0, 16)}"}`);
+    expect(recordProblem(checkedRecord(body))).toBeNull();
+  });
+
+  it("tell every change of a record's text, and a record without a check", () => {
+    const line = runJsonLine(executeRun(spec)).trimEnd();
+    expect(recordProblem(line)).toBeNull();
+    expect(recordProblem(line.replace('"updates":4', '"updates":3'))).toBe("does not match its record check: it was changed after it was written");
+    expect(recordProblem(line.replace('"converged":true', '"converged":false'))).toBe("does not match its record check: it was changed after it was written");
+    expect(recordProblem(line.replace(/,"check":"[0-9a-f]{16}"\}$/, "}"))).toBe("has no record check");
+    fc.assert(
+      fc.property(fc.nat({ max: line.length - 1 }), fc.string({ minLength: 1, maxLength: 1 }), (at, char) => {
+        const changed = line.slice(0, at) + char + line.slice(at + 1);
+        return changed === line || recordProblem(changed) !== null;
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -43,25 +43,25 @@ describe("shards", () => {
     const folder = temporaryFolder();
     const dirs = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
     for (const [k, dir] of dirs.entries()) await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 } });
-    const report = mergeShards(join(folder, "merged"), [dirs[2]!, dirs[0]!, dirs[1]!]);
+    const report = await mergeShards(join(folder, "merged"), [dirs[2]!, dirs[0]!, dirs[1]!]);
     expect(report.counts).toMatchObject({ runs: 130, recorded: 130, errors: 0 });
     expect(tables(join(folder, "merged"))).toEqual(tables(full));
     const manifest = JSON.parse(readFileSync(join(folder, "merged", "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({ status: "complete", shard: null, mergedFrom: dirs });
 
     // Refusals, each naming what is wrong.
-    expect(() => mergeShards(join(folder, "m1"), [dirs[0]!, dirs[2]!])).toThrow(new InputError("shard 2/3 missing"));
-    expect(() => mergeShards(join(folder, "m2"), [dirs[0]!, dirs[0]!, dirs[1]!])).toThrow(new InputError(`${dirs[0]} and ${dirs[0]} are both shard 1/3`));
-    expect(() => mergeShards(join(folder, "merged"), dirs)).toThrow(new InputError(`${join(folder, "merged")} already holds results: --overwrite replaces them`));
-    expect(() => mergeShards(join(folder, "m3"), [full])).toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
+    await expect(mergeShards(join(folder, "m1"), [dirs[0]!, dirs[2]!])).rejects.toThrow(new InputError("shard 2/3 missing"));
+    await expect(mergeShards(join(folder, "m2"), [dirs[0]!, dirs[0]!, dirs[1]!])).rejects.toThrow(new InputError(`${dirs[0]} and ${dirs[0]} are both shard 1/3`));
+    await expect(mergeShards(join(folder, "merged"), dirs)).rejects.toThrow(new InputError(`${join(folder, "merged")} already holds results: --overwrite replaces them`));
+    await expect(mergeShards(join(folder, "m3"), [full])).rejects.toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
     const other = join(folder, "other");
     await runExperiment(loaded({ ...source, seed: 9 }, "d".repeat(64)), { threads: 1, outDir: other, shard: { index: 2, count: 3 } });
-    expect(() => mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).toThrow(
+    await expect(mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).rejects.toThrow(
       `${other} is a shard of a different experiment file than ${dirs[0]} (sha256 dddddddddddd… against cccccccccccc…)`,
     );
     const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
     writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
-    expect(() => mergeShards(join(folder, "m5"), dirs)).toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
+    await expect(mergeShards(join(folder, "m5"), dirs)).rejects.toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
   });
 
   it("refuse to resume a folder as another shard", async () => {

@@ -81,7 +81,7 @@ describe("resume", () => {
     rows[5] = rows[6]!;
     writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
     await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand: --overwrite starts over`),
+      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over`),
     );
   });
 

@@ -1,0 +1,28 @@
+import { basename, dirname, join } from "node:path";
+import { closeFile, closeQuietly, createFile, removePath, renameDurably, syncFile, writeAll } from "./checked-fs.js";
+
+/** The temporary name of a file being replaced, in the same folder (a dot file: listings hide it). */
+export function temporaryName(path: string): string {
+  return join(dirname(path), `.${basename(path)}.tmp`);
+}
+
+/**
+ * Replaces a file whole: the new text goes to a temporary file in the same folder (created exclusively,
+ * never through a symlink), is synced, and renamed over the old one; the folder is synced. A kill or a
+ * failure at any instant leaves either the old file or the new one, never a part of either. A temporary
+ * file a kill left behind is removed first (the result folder's lock says no one else writes it).
+ */
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
+  const temporary = temporaryName(path);
+  removePath(temporary);
+  const fd = createFile(temporary, { exclusive: true });
+  try {
+    writeAll(fd, temporary, text);
+    syncFile(fd, temporary);
+  } catch (error) {
+    closeQuietly(fd);
+    throw error;
+  }
+  closeFile(fd, temporary);
+  renameDurably(temporary, path);
+}

@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import lockfile from "proper-lockfile";
+import { InputError } from "../experiment/input-error.js";
+import { writeFileAtomic } from "../files/atomic-file.js";
+import { removePath } from "../files/checked-fs.js";
+
+/** The lock (a folder, created atomically by proper-lockfile) and its holder's note, inside the result folder. */
+export const LOCK_FOLDER = ".perceptron-lab.lock";
+export const LOCK_HOLDER = ".perceptron-lab.lock.json";
+
+/**
+ * A lock whose holder stopped refreshing it this long ago is stale and taken over. The holder refreshes it
+ * every STALE_MS / 2 from its event loop, which the longest synchronous stretch of a sweep (a grid point's
+ * summary) keeps far shorter than this. A holder on this host that is no longer running is stale at once.
+ */
+const STALE_MS = 60_000;
+
+interface Holder {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: string;
+  readonly command: string;
+}
+
+export interface FolderLock {
+  /** What the lock's taking said (a stale lock taken over), or null. */
+  readonly note: string | null;
+  /** Throws if another process took the lock over meanwhile (this one was stalled past STALE_MS). */
+  check(): void;
+  release(): void;
+}
+
+/**
+ * Locks a result folder for one writer (run, resume, overwrite, merge, report, rerun's output): a second
+ * writer is refused with one line naming the holder (pid, host, since when). A lock left by a process
+ * that died (same host, pid gone) or that stopped refreshing it for STALE_MS is taken over, and `note`
+ * says so. The folder is created if needed. The lock goes with the process: proper-lockfile removes it
+ * on exit, and a kill leaves one that the next writer takes over.
+ */
+export function lockResultFolder(outDir: string, command: string): FolderLock {
+  try {
+    mkdirSync(outDir, { recursive: true });
+  } catch (error) {
+    throw new InputError(`${outDir}: cannot create the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const lockPath = join(outDir, LOCK_FOLDER);
+  const holderPath = join(outDir, LOCK_HOLDER);
+  const previous = existsSync(lockPath) ? readHolder(holderPath) : null;
+  let note: string | null = null;
+  if (existsSync(lockPath)) {
+    const age = Date.now() - lockAge(lockPath);
+    if (previous !== null && previous.host === hostname() && !isRunning(previous.pid)) {
+      removePath(lockPath, { recursive: true });
+      note = `took over the lock of ${describe(previous)}, which is no longer running`;
+    } else if (age > STALE_MS) {
+      note = `took over a stale lock (not refreshed for ${Math.round(age / 1000)} s) of ${previous === null ? "an unknown process" : describe(previous)}`;
+    }
+  }
+  let compromised: Error | null = null;
+  let release: () => void;
+  try {
+    release = lockfile.lockSync(outDir, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: STALE_MS,
+      onCompromised: (error) => {
+        compromised = error;
+      },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    const found = readHolder(holderPath);
+    // The note of a holder that is gone is the previous one's: the new holder has not written its own yet.
+    const holder = found !== null && found.host === hostname() && !isRunning(found.pid) ? null : found;
+    throw new InputError(
+      `${outDir} is being written by another perceptron-lab (${holder === null ? "starting up" : describe(holder)}): wait for it to finish, or stop it`,
+    );
+  }
+  const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
+  writeFileAtomic(holderPath, `${JSON.stringify(holder)}\n`);
+  let released = false;
+  return {
+    note,
+    check() {
+      if (compromised !== null) {
+        throw new InputError(`${outDir}: another process took over this folder's lock (${(compromised as Error).message}); this command stopped writing`);
+      }
+    },
+    release() {
+      if (released) return;
+      released = true;
+      removePath(holderPath);
+      try {
+        release();
+      } catch {
+        // already released or taken over: nothing of ours to remove
+      }
+    },
+  };
+}
+
+function describe(holder: Holder): string {
+  return `${holder.command}, pid ${holder.pid} on ${holder.host}, since ${holder.since}`;
+}
+
+function readHolder(path: string): Holder | null {
+  try {
+    const holder = JSON.parse(readFileSync(path, "utf8")) as Holder;
+    return typeof holder.pid === "number" && typeof holder.host === "string" ? holder : null;
+  } catch {
+    return null;
+  }
+}
+
+function lockAge(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** Whether a process of this host runs under `pid` (signal 0 checks without sending). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
