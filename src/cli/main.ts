@@ -17,6 +17,7 @@ import { mergeBuilder, mergeHandler } from "./merge-command.js";
 import { reportBuilder, reportHandler } from "./report-command.js";
 import { rerunBuilder, rerunHandler } from "./rerun-command.js";
 import { runBuilder, runHandler } from "./run-command.js";
+import { DEFAULT_EXPERIMENT } from "./shared-options.js";
 
 async function main(args: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -46,7 +47,9 @@ async function main(args: string[]): Promise<number> {
       exitCode = await rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
+    .parserConfiguration({ "populate--": true })
     .middleware((argv) => checkKernel(String(argv._[0])))
+    .middleware(argumentsAfterDashes)
     .epilogue(
       "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
     )
@@ -67,6 +70,21 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     return reportError(error, debug);
   }
+}
+
+/**
+ * What follows `--` is taken as it is: for run, the experiment file (`run -- -x.json`, a file whose name
+ * starts with a dash); anywhere else it is refused, not ignored.
+ */
+function argumentsAfterDashes(argv: { _: (string | number)[]; "--"?: (string | number)[]; experiment?: unknown }): void {
+  const rest = (argv["--"] ?? []).map(String);
+  delete argv["--"];
+  if (rest.length === 0) return;
+  if (argv._[0] === "run" && rest.length === 1 && argv._.length === 1 && (argv.experiment === undefined || argv.experiment === DEFAULT_EXPERIMENT)) {
+    argv.experiment = rest[0];
+    return;
+  }
+  throw new UsageError(`unexpected argument${rest.length > 1 ? "s" : ""} after --: ${rest.join(" ")}`);
 }
 
 function reportError(error: unknown, debug: boolean): number {

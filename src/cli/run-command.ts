@@ -5,6 +5,7 @@ import { loadExperiment } from "../experiment/load-experiment.js";
 import { WriteError } from "../files/write-error.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
+import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { runExperiment, type RunReport } from "../runner/run-experiment.js";
@@ -36,8 +37,16 @@ export function runBuilder(yargs: Argv) {
     .option("force", { type: "boolean", describe: "With --resume: accept a changed experiment file, reusing the runs that still match", default: false })
     .option("retry-errors", { type: "boolean", describe: "With --resume: run again the runs recorded as errors", default: false })
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the result folder", default: false })
-    .option("run-timeout", { type: "number", describe: "Seconds a batch of runs may take before its runs are retried one by one, and a run that still overruns becomes an error row", defaultDescription: "none" })
-    .option("worker-memory", { type: "number", describe: "Heap limit of each worker thread, in MB; a run that exceeds it becomes an error row", default: DEFAULT_WORKER_MEMORY_MB })
+    .option("run-timeout", {
+      type: "number",
+      describe: "Seconds a batch of runs may take before its runs are retried one by one, and a run that still overruns becomes an error row (0.001 to 2147483.647; whole milliseconds, rounded up)",
+      defaultDescription: "none",
+    })
+    .option("worker-memory", {
+      type: "number",
+      describe: "Memory limit of each worker thread, in MB: its heap, and (estimated before they are made) a run's data arrays; a run that exceeds it becomes an error row",
+      default: DEFAULT_WORKER_MEMORY_MB,
+    })
     .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ at the end (--no-report: skip)", default: true })
@@ -63,7 +72,7 @@ interface RunArguments {
 export async function runHandler(argv: RunArguments): Promise<number> {
   const threads = wholeNumberFlag("threads", argv.threads, 1, MAX_THREADS);
   const workerMemoryMb = wholeNumberFlag("worker-memory", argv.workerMemory, 64, 1 << 20);
-  const runTimeoutSeconds = argv.runTimeout === undefined ? undefined : positiveNumberFlag("run-timeout", argv.runTimeout);
+  const runTimeoutSeconds = argv.runTimeout === undefined ? undefined : runTimeoutFlag(argv.runTimeout);
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
@@ -125,6 +134,15 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (shard === undefined && argv.report) info(`Report: ${await writeReport(report.outDir)}`);
   if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);
   return reportProblems(report);
+}
+
+/** --run-timeout: seconds from 0.001 to the longest a timer can wait (~24.8 days); armed in whole milliseconds, rounded up. */
+function runTimeoutFlag(value: unknown): number {
+  const seconds = positiveNumberFlag("run-timeout", value);
+  if (seconds < 0.001 || seconds > MAX_TIMEOUT_MS / 1000) {
+    throw new UsageError(`--run-timeout ${String(value)}: must be from 0.001 to ${MAX_TIMEOUT_MS / 1000} seconds (the longest a timer can wait, about 24.8 days)`);
+  }
+  return seconds;
 }
 
 /**

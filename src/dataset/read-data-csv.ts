@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { parse } from "csv-parse";
+import { parse, type Options, type Parser } from "csv-parse";
 import { InputError } from "../experiment/input-error.js";
 import type { DataSet } from "../generators/data-set.js";
 
@@ -29,6 +29,7 @@ export async function readDataCsv(path: string, options: ReadDataOptions = {}): 
   } catch (error) {
     throw new InputError(`${path}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  if ((await stat(path)).isDirectory()) throw new InputError(`${path}: is a folder, not a data file (a CSV with a header row)`);
   return readRecords(() => createReadStream(path), path, options);
 }
 
@@ -39,11 +40,19 @@ export function parseDataCsv(text: string, path: string, options: ReadDataOption
 
 const PARSE_OPTIONS = { relax_column_count: true, skip_empty_lines: true, trim: true, bom: true } as const;
 
+/** The records of a source, parsed; an error of the source (a read that fails) ends the iteration with it. */
+function parsed(open: () => Readable, options: Options): Parser {
+  const source = open();
+  const parser = parse(options);
+  source.on("error", (error) => parser.destroy(error));
+  return source.pipe(parser);
+}
+
 async function readRecords(open: () => Readable, path: string, options: ReadDataOptions): Promise<CsvDataSet> {
   /** Record `index` (0: the header) is on which line? Asked only on an error: it parses again with line info. */
   const lineOf = async (index: number): Promise<number> => {
     let k = 0;
-    for await (const { info } of open().pipe(parse({ ...PARSE_OPTIONS, info: true })) as AsyncIterable<{ info: { lines: number } }>) {
+    for await (const { info } of parsed(open, { ...PARSE_OPTIONS, info: true }) as AsyncIterable<{ info: { lines: number } }>) {
       if (k++ === index) return info.lines;
     }
     return k;
@@ -63,7 +72,7 @@ async function readRecords(open: () => Readable, path: string, options: ReadData
   let minusOne = false;
   let index = 0;
   try {
-    for await (const record of open().pipe(parse(PARSE_OPTIONS)) as AsyncIterable<string[]>) {
+    for await (const record of parsed(open, PARSE_OPTIONS) as AsyncIterable<string[]>) {
       if (header === null) {
         header = record;
         const seen = new Set<string>();
@@ -117,6 +126,8 @@ async function readRecords(open: () => Readable, path: string, options: ReadData
     }
   } catch (error) {
     if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && !code.startsWith("CSV_")) fail(`cannot read the data file (${code})`);
     const line = (error as { lines?: number }).lines;
     return fail(`${line === undefined ? "" : `line ${line}: `}malformed CSV (${(error as Error).message.replace(/^Invalid [^:]*: /, "")})`);
   }

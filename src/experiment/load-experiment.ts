@@ -20,13 +20,25 @@ export interface LoadedExperiment {
 export function loadExperiment(path: string): LoadedExperiment {
   const text = readInputFile(path, "experiment file");
   const source = parseJson(text, path);
-  const fallbackName = basename(path, extname(path));
+  const fallbackName = nameFromPath(path);
   const experiment = parseExperiment(source, fallbackName, path);
   return { path, experiment, source, hash: createHash("sha256").update(text).digest("hex") };
 }
 
+/**
+ * The default name of an experiment (its output folder results/<name>): the file's name without its
+ * extension, with anything but letters, digits, '.', '_' and '-' replaced by '_', and never '.' or '..'
+ * or empty (a file named `...json` would have sent results to results/..).
+ */
+export function nameFromPath(path: string): string {
+  const name = basename(path, extname(path)).replace(/[^A-Za-z0-9._-]/g, "_");
+  return /^\.*$/.test(name) ? `experiment${name.replace(/\./g, "_")}` : name;
+}
+
 /** Validates parsed JSON as an experiment; `where` prefixes the messages (a file name). */
 export function parseExperiment(source: unknown, fallbackName: string, where = "experiment"): Experiment {
+  // The schema's validator recurses into what it reads: a pathological nesting would overflow its stack.
+  if (depthOf(source) > MAX_DEPTH) throw new InputError(`${where}: nested more than ${MAX_DEPTH} levels deep; an experiment is a few levels deep (grid, lists of values)`);
   const parsed = experimentSchema.safeParse(source, { reportInput: true });
   if (!parsed.success) throw new InputError(`${where}: ${formatIssue(parsed.error.issues[0]!, source)}`);
   try {
@@ -37,6 +49,22 @@ export function parseExperiment(source: unknown, fallbackName: string, where = "
     if (error instanceof InputError) throw new InputError(`${where}: ${error.message}`);
     throw error;
   }
+}
+
+/** How deep an experiment's JSON may nest; a valid one nests at most 4 levels (a list of grids of lists). */
+const MAX_DEPTH = 32;
+
+/** The nesting depth of parsed JSON (a scalar: 0), measured without recursion, stopping past MAX_DEPTH. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) break;
+    if (item !== null && typeof item === "object") for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function parseJson(text: string, path: string): unknown {

@@ -64,7 +64,7 @@ export class RunPool {
 
   constructor(options: RunPoolOptions = {}) {
     this.threads = options.threads ?? availableParallelism();
-    this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : options.runTimeoutSeconds * 1000;
+    this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : timeoutMilliseconds(options.runTimeoutSeconds);
     this.#memoryMb = options.workerMemoryMb ?? null;
     this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
     const extension = extname(fileURLToPath(import.meta.url));
@@ -76,7 +76,7 @@ export class RunPool {
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
       execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined,
-      workerData: { faults: options.faults },
+      workerData: { faults: options.faults, memoryMb: this.#memoryMb ?? undefined },
       resourceLimits: {
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
@@ -114,6 +114,16 @@ export class RunPool {
     if (name === "AbortError" || name === "TimeoutError") return `the run exceeded the time limit of ${this.#timeoutMs! / 1000} s`;
     return `the run's worker failed: ${message}`;
   }
+}
+
+/** The longest a timer can wait, in ms (2³¹ − 1, about 24.8 days): Node fires a longer one after 1 ms. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A time limit in seconds as a timer takes it: whole milliseconds (rounded up), from 1 to MAX_TIMEOUT_MS. */
+export function timeoutMilliseconds(seconds: number): number {
+  const ms = Math.ceil(seconds * 1000);
+  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) throw new RangeError(`a run timeout of ${seconds} s: must be from 0.001 to ${MAX_TIMEOUT_MS / 1000} s`);
+  return ms;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { workerData } from "node:worker_threads";
 import { errorRow, executeRunSafely } from "../run/execute-run.js";
+import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
 import { batchOutput, type BatchOutput } from "./batch-output.js";
@@ -13,7 +14,7 @@ import { injectFault, type TestFaults } from "./test-faults.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).
-const faults = (workerData as { faults?: TestFaults } | undefined)?.faults;
+const { faults, memoryMb } = (workerData as { faults?: TestFaults; memoryMb?: number } | undefined) ?? {};
 
 export default function runBatch(batch: RunBatch): BatchOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
@@ -21,6 +22,12 @@ export default function runBatch(batch: RunBatch): BatchOutput {
       injectFault(faults, spec);
     } catch (error) {
       return errorRow(spec, (error as Error).message);
+    }
+    // The run's data live outside the heap that the worker's limit caps: they are held to it here, before
+    // they are allocated, so that one huge run becomes an error row instead of taking the machine's memory.
+    if (memoryMb !== undefined) {
+      const needMb = estimateRunMemory(spec) / 2 ** 20;
+      if (needMb > memoryMb) return errorRow(spec, `the run's data need about ${Math.ceil(needMb)} MB, more than the worker's memory limit of ${memoryMb} MB (--worker-memory)`);
     }
     return executeRunSafely(spec);
   });

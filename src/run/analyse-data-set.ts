@@ -4,6 +4,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
 import type { PerceptronResult, PresentationOrder } from "../perceptron/perceptron.js";
+import { checkFloat64Range } from "../perceptron/float64-range.js";
 import { runPerceptron } from "../perceptron/perceptron-kernel.js";
 import { createRandom } from "../random/seeded-random.js";
 import type { OptimalStatus } from "./run-types.js";
@@ -37,7 +38,7 @@ export interface Analysis {
   /** The solver's own account, with its message when it is not "optimal". */
   readonly maxMargin: MaxMarginResult | null;
   /**
-   * true when a separating vector is known (the perceptron converged, or the solver found one),
+   * true when a separating vector is known (the perceptron converged, the planted one separates, or the solver found one),
    * false when the QP is infeasible, null when neither is known.
    */
   readonly separable: boolean | null;
@@ -56,19 +57,24 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     maxEpochs: options.maxEpochs,
     random: options.order === "shuffle" ? createRandom(options.seed, "order") : undefined,
   });
+  checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   const bounds = (separator: Float64Array) => computeBounds(learner, separator, options.eta, initialWeights);
   const planted = plantedSeparator(data, options.bias);
-  const certificate = perceptron.converged ? { separating: perceptron.weights } : {};
+  const plantedBounds = planted === null ? null : bounds(planted);
+  // A vector known to separate keeps the solver from calling separable data infeasible where it fails
+  // numerically (three-point with c = 1e10: the perceptron stops at maxEpochs, quadprog gives up).
+  const known = perceptron.converged ? perceptron.weights : planted !== null && plantedBounds!.margin > 0 ? planted : undefined;
+  const certificate = known === undefined ? {} : { separating: known };
   const maxMargin = analysis.optimal === false ? null : maxMarginSeparator(learner, certificate);
   const optimal = maxMargin?.separator ? bounds(maxMargin.separator) : null;
   let separable: boolean | null = null;
-  if (perceptron.converged || optimal !== null) separable = true;
+  if (known !== undefined || optimal !== null) separable = true;
   else if (maxMargin?.status === "infeasible") separable = false;
   return {
     perceptron,
     initialWeights,
     learnerRadius: Math.sqrt(learner.radiusSquared),
-    planted: planted === null ? null : bounds(planted),
+    planted: plantedBounds,
     optimal,
     optimalStatus: maxMargin?.status ?? "off",
     maxMargin,

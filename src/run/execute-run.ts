@@ -1,6 +1,7 @@
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData } from "../generators/generate-data.js";
 import { parseInit } from "../perceptron/initial-weights.js";
+import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { createRandom } from "../random/seeded-random.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
@@ -25,6 +26,10 @@ export function executeRun(spec: RunSpec): RunRow {
     { optimal: spec.optimal },
   );
   const { updates, epochs, converged } = analysis.perceptron;
+  if (analysis.planted !== null && !(analysis.planted.margin > 0)) {
+    // The input rules keep margin ≥ 1e-12 × radius (MIN_MARGIN_TO_RADIUS), where this cannot happen.
+    throw new NumericalRangeError(`the planted data came out with margin ${analysis.planted.margin} (not separated by the planted hyperplane): margin/radius is below float64's resolution`);
+  }
   const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
   const best = bestOf(bounds.planted?.best ?? null, bounds.optimal?.best ?? null);
   const expected = expectedUpdates(spec);

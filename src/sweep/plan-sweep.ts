@@ -121,10 +121,18 @@ function derivedDimension(generator: GeneratorName, n: number): number {
 }
 
 /** The rule of THEORY.md ("Generators with exact control") a combination breaks, or null. */
+/**
+ * The smallest planted margin, relative to the radius, that float64 can realise: a point's distance to the
+ * hyperplane carries a rounding error of about 1e-15 × R, so below this the planted margin is no longer
+ * the one asked for (at 1e-300 the points even fall on the wrong side, and the data are not separable).
+ */
+export const MIN_MARGIN_TO_RADIUS = 1e-12;
+
 export function exclusionReason(p: PointParameters): string | null {
   switch (p.generator) {
     case "planted":
       if (p.margin! >= p.radius!) return "planted: margin must be smaller than radius";
+      if (p.margin! < MIN_MARGIN_TO_RADIUS * p.radius!) return `planted: margin must be at least ${MIN_MARGIN_TO_RADIUS} × radius (float64 places points to about 1e-15 × radius)`;
       if (Math.abs(p.offset!) + p.margin! >= p.radius!) return "planted: |offset| + margin must be smaller than radius";
       if (!p.bias && p.offset !== 0) return "planted: offset must be 0 without a bias";
       return null;
