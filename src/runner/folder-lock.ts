@@ -1,14 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import * as fs from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { InputError } from "../experiment/input-error.js";
-import { writeFileAtomic } from "../files/atomic-file.js";
 import { removePath } from "../files/checked-fs.js";
 
-/** The lock (a folder, created atomically by proper-lockfile) and its holder's note, inside the result folder. */
+/** The lock: a folder of the result folder (proper-lockfile's), holding a note of who holds it. */
 export const LOCK_FOLDER = ".perceptron-lab.lock";
-export const LOCK_HOLDER = ".perceptron-lab.lock.json";
+/** The note, inside the lock folder: it exists exactly as long as the lock does. */
+const HOLDER_FILE = "holder.json";
+/** The prefix of the folder a lock is prepared in before it is renamed into place. */
+export const LOCK_STAGING = `${LOCK_FOLDER}.new-`;
 
 /**
  * A lock whose holder stopped refreshing it this long ago is stale and taken over. The holder refreshes it
@@ -46,7 +49,7 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
     throw new InputError(`${outDir}: cannot create the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   const lockPath = join(outDir, LOCK_FOLDER);
-  const holderPath = join(outDir, LOCK_HOLDER);
+  const holderPath = join(lockPath, HOLDER_FILE);
   const previous = existsSync(lockPath) ? readHolder(holderPath) : null;
   let note: string | null = null;
   if (existsSync(lockPath)) {
@@ -60,26 +63,22 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
   }
   let compromised: Error | null = null;
   let release: () => void;
+  const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
   try {
     release = lockfile.lockSync(outDir, {
       lockfilePath: lockPath,
       realpath: false,
       stale: STALE_MS,
+      fs: lockFileSystem(holder),
       onCompromised: (error) => {
         compromised = error;
       },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    const found = readHolder(holderPath);
-    // The note of a holder that is gone is the previous one's: the new holder has not written its own yet.
-    const holder = found !== null && found.host === hostname() && !isRunning(found.pid) ? null : found;
-    throw new InputError(
-      `${outDir} is being written by another perceptron-lab (${holder === null ? "starting up" : describe(holder)}): wait for it to finish, or stop it`,
-    );
+    const other = readHolder(holderPath);
+    throw new InputError(`${outDir} is being written by another perceptron-lab (${other === null ? "unknown" : describe(other)}): wait for it to finish, or stop it`);
   }
-  const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
-  writeFileAtomic(holderPath, `${JSON.stringify(holder)}\n`);
   let released = false;
   return {
     note,
@@ -91,14 +90,43 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
     release() {
       if (released) return;
       released = true;
-      removePath(holderPath);
+      // Best effort: the command's work is done (or failed for its own reason); a lock left behind is
+      // taken over by the next writer, since this process will be gone.
       try {
         release();
       } catch {
-        // already released or taken over: nothing of ours to remove
+        // already released or taken over, or the folder is gone: nothing of ours to remove
       }
     },
   };
+}
+
+/**
+ * The file system proper-lockfile works through, but for how a lock folder is made and removed: it is
+ * prepared with its holder's note inside, then renamed into place, so that the lock and the note of who
+ * holds it appear at once (a kill in between leaves only a staging folder, which the next writer
+ * removes); a rename onto an existing lock fails as mkdir would (EEXIST). It is removed with its note.
+ */
+function lockFileSystem(holder: Holder): typeof fs {
+  return {
+    ...fs,
+    mkdirSync(path: fs.PathLike) {
+      const staging = mkdtempSync(`${String(path)}.new-`);
+      try {
+        writeFileSync(join(staging, HOLDER_FILE), `${JSON.stringify(holder)}\n`);
+        renameSync(staging, path);
+      } catch (error) {
+        rmSync(staging, { recursive: true, force: true });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOTEMPTY" || code === "EEXIST") throw Object.assign(new Error(`EEXIST: ${String(path)} exists`), { code: "EEXIST" });
+        throw error;
+      }
+      return undefined;
+    },
+    rmdirSync(path: fs.PathLike) {
+      rmSync(path, { recursive: true });
+    },
+  } as typeof fs;
 }
 
 function describe(holder: Holder): string {

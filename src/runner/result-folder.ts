@@ -6,7 +6,7 @@ import { temporaryName } from "../files/atomic-file.js";
 import { removePath } from "../files/checked-fs.js";
 import { PLOT_FILES } from "../report/plot-specs.js";
 import { REPORT_FILES } from "../report/write-report.js";
-import { LOCK_HOLDER } from "./folder-lock.js";
+import { LOCK_STAGING } from "./folder-lock.js";
 import { findManifest, type Manifest } from "./manifest.js";
 import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 
@@ -65,10 +65,12 @@ export function clearResults(outDir: string): void {
  * Only under the folder's lock, when no other process of ours writes there.
  */
 export function removeLeftovers(outDir: string): void {
-  for (const file of [...OWN_FILES, LOCK_HOLDER]) removePath(temporaryName(join(outDir, file)));
+  for (const file of [OUTPUT_FILES.manifest, REPORT_FILES.html, REPORT_FILES.markdown]) removePath(temporaryName(join(outDir, file)));
   for (const file of PLOT_FILES) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
   if (!existsSync(outDir)) return;
-  for (const entry of readdirSync(outDir)) if (entry.startsWith(SPILL_PREFIX)) removePath(join(outDir, entry), { recursive: true });
+  for (const entry of readdirSync(outDir)) {
+    if (entry.startsWith(SPILL_PREFIX) || entry.startsWith(LOCK_STAGING)) removePath(join(outDir, entry), { recursive: true });
+  }
 }
 
 /** Removes the files of `folder` that `own` accepts, then the folder if nothing else is left in it. */
