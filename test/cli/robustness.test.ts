@@ -114,6 +114,46 @@ describe("usage mistakes of run and rerun", () => {
     expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
+  it("arms --run-timeout in whole milliseconds, and refuses what no timer can wait", () => {
+    // 2.01 s is 2009.9999999999998 ms: AbortSignal.timeout refused it, and every run became an error row.
+    const out = join(folder, "timeout");
+    const timed = cli(["run", "--run-timeout", "2.01", "--out", out, "--quiet", "--no-report"]);
+    expect(timed.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")).counts.errors).toBe(0);
+    // Past 2³¹ − 1 ms Node fires a timer after 1 ms: every run timed out.
+    for (const [value, shown] of [["3000000", "3000000"], ["1e308", "1e+308"], ["0.0001", "0.0001"]]) {
+      expect(cli(["run", "--run-timeout", value!])).toMatchObject({
+        code: 2,
+        stderr: `Error: --run-timeout ${shown}: must be from 0.001 to 2147483.647 seconds (the longest a timer can wait, about 24.8 days)\nRun with --help for the options.\n`,
+      });
+    }
+  });
+
+  it("holds a run's data arrays to --worker-memory: a run estimated above it is an error row", () => {
+    const big = join(folder, "big.json");
+    // estimateRunMemory: 8·n·(d + 2·dim) + 5·n bytes; n = 100 000, d = 100, dim = 101: 230.9 MB, said as 231.
+    writeFileSync(big, JSON.stringify({ name: "big", optimal: false, maxEpochs: 1, grid: { n: [100_000], d: 100, margin: 0.1 } }));
+    const out = join(folder, "big");
+    const result = cli(["run", big, "--out", out, "--worker-memory", "64", "--quiet", "--no-report"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("the run's data need about 231 MB, more than the worker's memory limit of 64 MB (--worker-memory)");
+  });
+
+  it("says one line for a folder given as data, a file nested past reason, and reads -- -x.json as a file name", () => {
+    expect(cli(["fit", "--data", folder])).toMatchObject({ code: 2, stderr: `Error: ${folder}: is a folder, not a data file (a CSV with a header row)\n` });
+    const deep = join(folder, "deep.json");
+    writeFileSync(deep, `{"grid":${"[".repeat(10_000)}${"]".repeat(10_000)}}`);
+    expect(cli(["run", deep])).toMatchObject({ code: 2, stderr: `Error: ${deep}: nested more than 32 levels deep; an experiment is a few levels deep (grid, lists of values)\n` });
+    expect(cli(["run", "--", "-x.json"])).toMatchObject({ code: 2, stderr: "Error: -x.json: cannot read the experiment file (ENOENT)\n" });
+    expect(cli(["fit", "--data", "x.csv", "--", "y"])).toMatchObject({ code: 2, stderr: "Error: unexpected argument after --: y\nRun with --help for the options.\n" });
+    const tiny = join(folder, "tiny-margin.json");
+    writeFileSync(tiny, JSON.stringify({ grid: { n: 10, d: 2, margin: 1e-300 } }));
+    expect(cli(["run", tiny])).toMatchObject({
+      code: 2,
+      stderr: `Error: ${tiny}: grid: no valid grid point, every combination breaks a rule: planted: margin must be at least 1e-12 × radius (float64 places points to about 1e-15 × radius) (1 point)\n`,
+    });
+  });
+
   it("refuses to rerun a folder without a manifest, leaving no empty temporary folder behind", () => {
     // The rerun's default --out is a new folder under the system's temporary folder: here, one of our own.
     const tmp = temporaryFolder();

@@ -3,7 +3,7 @@ import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { executeRunSafely } from "../../src/run/execute-run.js";
 import { fitDataSet } from "../../src/run/fit-data-set.js";
 import { replaceNonFinite } from "../../src/run/non-finite.js";
-import { dataSetOf, learnerOf, runSpec } from "../helpers.js";
+import { dataSetOf, learnerOf, runSpec, STRUCTURED } from "../helpers.js";
 
 const zeroInit = { bias: true, eta: 1, init: { kind: "zero" }, order: "cyclic", maxEpochs: 100, seed: 1 } as const;
 
@@ -35,6 +35,28 @@ describe("numerical safety", () => {
       expect(report).toMatchObject({ converged: true, separable: true, nonFinite: [], violations: 0 });
       expect(report.margin! / scale).toBeCloseTo(fitDataSet(dataSetOf([[3, 1], [-2, 1], [1, -4]], [1, -1, 1]), { ...zeroInit, bias: false }).margin!, 9);
     }
+  });
+
+  it("makes an underflowing η an error row that says so, never a false bound violation", () => {
+    // η = 5e-324 from ŵ(0) = 0: the increments η·u are subnormal or 0, and the run exceeded (R/γ)² before.
+    const row = executeRunSafely(runSpec({ eta: 5e-324 }));
+    expect(row).toMatchObject({ status: "error", violations: null });
+    expect(row.error).toMatch(/^float64 underflow: η = 5e-324 times the data's squared radius/);
+    // A small η that float64 carries is a run like any other, with the counts of η = 1 (from ŵ(0) = 0).
+    expect(executeRunSafely(runSpec({ eta: 1e-300 }))).toMatchObject({ status: "ok", violations: 0, updates: executeRunSafely(runSpec()).updates });
+  });
+
+  it("makes data beyond float64's squares an overflow error row, not a run that merely did not converge", () => {
+    // three-point with c = 1e155: R̂² = c² + 1 overflows; the dot products were ±∞ and passed for decisions.
+    const row = executeRunSafely(runSpec({ generator: "three-point", n: 3, d: 1, c: 1e155, ...STRUCTURED, maxEpochs: 10 }));
+    expect(row).toMatchObject({ status: "error", converged: null });
+    expect(row.error).toContain("float64 overflow after");
+  });
+
+  it("calls separable data separable when the solver fails on them, through the planted separator", () => {
+    // three-point with c = 1e10: 5e19 updates are needed, the QP is beyond quadprog, the data separable.
+    const row = executeRunSafely(runSpec({ generator: "three-point", n: 3, d: 1, c: 1e10, ...STRUCTURED, maxEpochs: 10 }));
+    expect(row).toMatchObject({ status: "ok", converged: false, separable: true, optimalStatus: "failed", violations: 0 });
   });
 
   it("replaces non-finite numbers with null and names them", () => {
