@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { CORRECTIONS, type Correction } from "../compare/adjust-p.js";
 import { compareMarkdown } from "../compare/compare-markdown.js";
 import { compareResults } from "../compare/compare-results.js";
 import { DEFAULT_FAIL_RULES, parseFailRule } from "../compare/fail-rule.js";
@@ -11,19 +12,50 @@ export function compareBuilder(yargs: Argv) {
     .option("fail", {
       type: "string",
       array: true,
-      describe: "statistic:metric:threshold, repeatable; statistic one of mean, sd, min, median, p90, max; metric updates, bestRatio, a …Ratio column or ratio.<novikoff|snapp|hu|optimised|best>; threshold a number or a percentage",
+      describe:
+        "A rule, repeatable (given rules replace the defaults): converged (a confirmed drop of the converged share), errors (any new error run), " +
+        "or statistic:metric:threshold with statistic mean, sd, min, median, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
       default: DEFAULT_FAIL_RULES,
     })
-    .option("alpha", { type: "number", describe: "Level of the Mann–Whitney U test that confirms a change", default: 0.05 })
-    .option("all", { type: "boolean", describe: "List every grid point, not only those that did not pass", default: false })
-    .option("json", { type: "boolean", describe: "Print the comparison as JSON instead of Markdown", default: false });
+    .option("alpha", { type: "number", describe: "Level of the tests that confirm a change, after the correction", default: 0.05 })
+    .option("correction", {
+      type: "string",
+      choices: CORRECTIONS as string[],
+      describe: "How the p-values of all checks are adjusted: holm (the chance of any false failure ≤ alpha), bh (Benjamini–Hochberg: the expected share of false failures ≤ alpha), none",
+      default: "holm",
+    })
+    .option("accept-point-changes", {
+      type: "boolean",
+      describe: "Do not fail on grid points found in one folder only, or on folders with no grid point in common (they are still reported)",
+      default: false,
+    })
+    .option("allow-data-version-change", { type: "boolean", describe: "Compare folders whose data versions differ (refused otherwise: their runs drew different data)", default: false })
+    .option("all", { type: "boolean", describe: "List every check in the Markdown, passing ones too", default: false })
+    .option("json", { type: "boolean", describe: "Print the comparison as JSON (every check, p-values before and after the correction) instead of Markdown", default: false });
+}
+
+interface CompareArguments {
+  baseline: string;
+  current: string;
+  fail: string[];
+  alpha: number;
+  correction: string;
+  acceptPointChanges: boolean;
+  allowDataVersionChange: boolean;
+  all: boolean;
+  json: boolean;
 }
 
 /** Exit code 0: pass; 1: a regression; 2: a usage mistake (the CLI's own rule). */
-export function compareHandler(argv: { baseline: string; current: string; fail: string[]; alpha: number; all: boolean; json: boolean }): number {
+export function compareHandler(argv: CompareArguments): number {
   const rules = argv.fail.map(parseFailRule);
   if (!(argv.alpha > 0 && argv.alpha < 1)) throw new UsageError(`--alpha ${argv.alpha}: must be between 0 and 1`);
-  const report = compareResults(argv.baseline, argv.current, rules, argv.alpha);
+  const report = compareResults(argv.baseline, argv.current, rules, {
+    alpha: argv.alpha,
+    correction: argv.correction as Correction,
+    acceptPointChanges: argv.acceptPointChanges,
+    allowDataVersionChange: argv.allowDataVersionChange,
+  });
   process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : compareMarkdown(report, argv.all));
   return report.result === "pass" ? EXIT.ok : EXIT.failed;
 }

@@ -1,41 +1,78 @@
 import type { CompareReport, PointLabel, RuleOutcome } from "./compare-results.js";
 
 /**
- * The comparison as Markdown, for CI logs and pull-request comments: the verdict, both sides, the rules,
- * then the points that did not pass (all of them with `all`).
+ * The comparison as Markdown, for a CI log, a GitHub step summary or a pull-request comment: the verdict
+ * and why, the failed checks first, then what to know (changed experiment, tool or data version, points
+ * on one side only), then the rest folded in <details>: the inconclusive checks (and, with `all`, the
+ * passing ones), both folders, the rules and what a verdict promises.
  */
 export function compareMarkdown(report: CompareReport, all = false): string {
   const { baseline: b, current: c, counts } = report;
+  const lines = [`### perceptron-lab compare: ${report.result === "pass" ? "PASS" : "REGRESSION"}`, ""];
+  if (report.failures.length > 0) lines.push(`Fails: ${report.failures.join("; ")}.`, "");
+  lines.push(
+    `${report.matchedPoints} grid points matched; ${report.outcomes.length} checks: ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.pass} pass.`,
+  );
+  const failed = report.outcomes.filter((outcome) => outcome.verdict === "fail");
+  if (failed.length > 0) lines.push("", ...table(failed));
+  const notes: string[] = [];
+  if (report.experimentChanged) notes.push("the two experiment files differ (their SHA-256 does not match)");
+  if (report.toolChanged) notes.push("the two folders were written by different versions or commits of perceptron-lab");
+  if (report.dataVersionChanged) notes.push(`the data versions differ (${b.dataVersion} and ${c.dataVersion}): the runs drew different data sets`);
+  for (const [where, points] of [["baseline", report.onlyInBaseline], ["current", report.onlyInCurrent]] as const) {
+    if (points.length > 0) {
+      notes.push(`only in ${where}: ${points.length} grid point${points.length > 1 ? "s" : ""} (${points.slice(0, 10).map(describe).join("; ")}${points.length > 10 ? "; …" : ""})${report.pointChangesAccepted ? ", accepted" : ""}`);
+    }
+  }
+  if (notes.length > 0) lines.push("", ...notes.map((note) => `- **Note:** ${note}`));
+
+  const rest = report.outcomes.filter((outcome) => outcome.verdict === "inconclusive" || (all && outcome.verdict === "pass"));
   const tool = (side: typeof b) => `${side.version}${side.commit ? ` @ ${side.commit.slice(0, 12)}` : ""}`;
-  const lines = [
-    `### perceptron-lab compare: ${report.result === "pass" ? "PASS" : "REGRESSION"}`,
+  lines.push(
     "",
+    "<details><summary>Details: " +
+      `${counts.inconclusive} inconclusive${all ? `, ${counts.pass} passing` : ""} checks, the folders, the rules</summary>`,
+    "",
+  );
+  if (rest.length > 0) lines.push(...table(rest), "");
+  lines.push(
     "| | baseline | current |",
     "| --- | --- | --- |",
     `| folder | ${b.folder} | ${c.folder} |`,
     `| experiment | ${b.name} (sha256 ${b.hash.slice(0, 12)}) | ${c.name} (sha256 ${c.hash.slice(0, 12)}) |`,
     `| perceptron-lab | ${tool(b)} | ${tool(c)} |`,
+    `| data version | ${b.dataVersion} | ${c.dataVersion} |`,
     "",
-    `Rules: ${report.rules.map((rule) => `\`${rule}\``).join(", ")}, each two-sided; a change beyond its threshold fails only where a Mann–Whitney U test on the runs finds the samples different (p < ${report.alpha}), and is inconclusive otherwise.`,
+    `Rules: ${report.rules.map((rule) => `\`${rule}\``).join(", ")}. A check fails where the change its rule watches happened (a statistic ` +
+      "beyond its threshold either way, a drop of the converged share, a new error) and its test confirms it: Mann–Whitney U on the " +
+      `converged runs, Fisher's exact test on the converged counts; ${correctionText(report)}. A new error fails without a test. ` +
+      "A change the test cannot confirm is inconclusive.",
     "",
-    `${report.matchedPoints} grid points matched, ${report.rules.length} rule${report.rules.length > 1 ? "s" : ""} each: ${counts.pass} checks pass, ${counts.fail} fail, ${counts.inconclusive} inconclusive.`,
-  ];
-  if (report.experimentChanged) lines.push("", "**Note:** the two experiment files differ (their SHA-256 does not match).");
-  if (report.toolChanged) lines.push("", "**Note:** the two folders were written by different versions or commits of perceptron-lab.");
-  for (const [where, points] of [["baseline", report.onlyInBaseline], ["current", report.onlyInCurrent]] as const) {
-    if (points.length > 0) lines.push("", `**Only in ${where}:** ${points.length} grid point${points.length > 1 ? "s" : ""}: ${points.slice(0, 10).map(describe).join("; ")}${points.length > 10 ? "; …" : ""}`);
-  }
-  const rows = report.outcomes.filter((outcome) => all || outcome.verdict !== "pass");
-  if (rows.length > 0) {
-    lines.push("", "| verdict | rule | grid point | baseline | current | change | p |", "| --- | --- | --- | ---: | ---: | ---: | ---: |");
-    for (const outcome of rows) lines.push(row(outcome));
-  }
+    "</details>",
+  );
   return `${lines.join("\n")}\n`;
+}
+
+function correctionText(report: CompareReport): string {
+  switch (report.correction) {
+    case "holm":
+      return `the p-values of all ${report.outcomes.length} checks are adjusted by Holm's method and compared with ${report.alpha}, so when nothing changed the chance that any check fails is at most ${report.alpha}`;
+    case "bh":
+      return `the p-values of all ${report.outcomes.length} checks are adjusted by Benjamini–Hochberg and compared with ${report.alpha}, so on average at most a share ${report.alpha} of the failing checks are false alarms`;
+    case "none":
+      return `each p-value is compared with ${report.alpha} as it is (no correction: among many checks some fail by chance)`;
+  }
+}
+
+function table(outcomes: readonly RuleOutcome[]): string[] {
+  return ["| verdict | rule | grid point | baseline | current | change | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |", ...outcomes.map(row)];
 }
 
 function row(o: RuleOutcome): string {
   const change = o.change === null ? "-" : `${signed(o.change)}${o.relativeChange === null ? "" : ` (${signed(100 * o.relativeChange)}%)`}`;
-  return `| ${o.verdict} | \`${o.rule}\` | ${describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${o.p === null ? "-" : o.p.toPrecision(2)} |`;
+  // The normal approximations round a p below about 1e-16 to 0.
+  const p = (value: number | null) => (value === null ? "-" : value === 0 ? "< 1e-16" : value.toPrecision(2));
+  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${p(o.p)} | ${p(o.adjustedP)} |`;
 }
 
 function describe(p: PointLabel): string {

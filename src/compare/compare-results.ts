@@ -1,42 +1,62 @@
-import type { Statistics, SummaryRow } from "../aggregate/summary-types.js";
+import { statistics } from "../aggregate/statistics.js";
+import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
-import type { FailRule } from "./fail-rule.js";
-import { loadResults, type LoadedResults } from "./load-results.js";
+import { adjustP, type Correction } from "./adjust-p.js";
+import type { FailRule, StatisticRule } from "./fail-rule.js";
+import { fisherDropP } from "./fisher-exact.js";
+import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
 import { mannWhitneyP } from "./mann-whitney.js";
 
 export type Verdict = "pass" | "fail" | "inconclusive";
 
 export interface RuleOutcome {
-  readonly point: PointLabel;
+  /** The grid point, or null for a check over the whole sweep. */
+  readonly point: PointLabel | null;
   readonly rule: string;
-  /** The summary column the rule reads. */
+  /** What the rule reads: a run column, `converged share` or `errors`. */
   readonly column: string;
   readonly baseline: number | null;
   readonly current: number | null;
   /** current − baseline, and relative to the baseline when it is not 0. */
   readonly change: number | null;
   readonly relativeChange: number | null;
-  /** Mann–Whitney's two-sided p on the per-run values, where the threshold was exceeded. */
+  /** The test's p (Mann–Whitney U, Fisher's exact test), before and after the correction; null: no test (errors are counted, not tested). */
   readonly p: number | null;
+  readonly adjustedP: number | null;
   readonly verdict: Verdict;
 }
 
 export type PointLabel = Pick<SummaryRow, (typeof POINT_KEYS)[number]>;
+
+export interface CompareOptions {
+  readonly alpha?: number;
+  /** How the p-values of all checks are adjusted (default holm). */
+  readonly correction?: Correction;
+  /** Points found on one side only, or no point in common, do not fail the comparison. */
+  readonly acceptPointChanges?: boolean;
+  /** Compare folders whose data versions differ (THEORY.md, "Data versions"); refused otherwise. */
+  readonly allowDataVersionChange?: boolean;
+}
 
 export interface CompareReport {
   readonly baseline: Side;
   readonly current: Side;
   readonly experimentChanged: boolean;
   readonly toolChanged: boolean;
+  readonly dataVersionChanged: boolean;
   readonly rules: readonly string[];
   readonly alpha: number;
+  readonly correction: Correction;
   readonly matchedPoints: number;
   readonly onlyInBaseline: readonly PointLabel[];
   readonly onlyInCurrent: readonly PointLabel[];
+  /** Points on one side only (or none matched) fail the comparison unless accepted. */
+  readonly pointChangesAccepted: boolean;
   readonly outcomes: readonly RuleOutcome[];
   readonly counts: Readonly<Record<Verdict, number>>;
-  /** "regression" when a rule fails at some point. */
+  /** Why the comparison fails, one line each; empty when it passes. */
+  readonly failures: readonly string[];
   readonly result: "pass" | "regression";
 }
 
@@ -46,41 +66,85 @@ interface Side {
   readonly hash: string;
   readonly version: string;
   readonly commit: string | null;
+  readonly dataVersion: number;
+}
+
+/** A check before the correction: its verdict waits for the adjusted p. */
+interface Check extends Omit<RuleOutcome, "adjustedP" | "verdict"> {
+  /** The change the rule watches happened (beyond the threshold, a drop, a new error). */
+  readonly moved: boolean;
+  /** A move that fails without a test (a new error). */
+  readonly certain: boolean;
 }
 
 /**
- * Compares two result folders grid point by grid point (matched on parameters). A rule fails at a point
- * when its statistic moved by more than the threshold, either way, *and* a two-sided Mann–Whitney U test
- * on the per-run values finds the two samples different at level alpha; a move beyond the threshold that
- * the test cannot confirm (too few repeats, noise) is "inconclusive". Identical folders always pass.
+ * Compares two result folders grid point by grid point (matched on parameters), for CI regression checks.
+ * Every rule is checked at every matched point (and `converged` over the whole sweep as well); the
+ * p-values of all these checks are adjusted together (Holm by default), and a check fails where the change
+ * its rule watches happened and the adjusted p < alpha. A change the test cannot confirm is
+ * "inconclusive", reported but not failing; a new error fails without a test. Points found on one side
+ * only, and a comparison where no point matched, fail unless accepted. Identical folders always pass.
  */
-export function compareResults(baselineFolder: string, currentFolder: string, rules: readonly FailRule[], alpha = 0.05): CompareReport {
+export function compareResults(baselineFolder: string, currentFolder: string, rules: readonly FailRule[], options: CompareOptions = {}): CompareReport {
+  const alpha = options.alpha ?? 0.05;
+  const correction = options.correction ?? "holm";
   const baseline = loadResults(baselineFolder);
   const current = loadResults(currentFolder);
-  const outcomes: RuleOutcome[] = [];
-  let matchedPoints = 0;
+  if (baseline.dataVersion !== current.dataVersion && !options.allowDataVersionChange) {
+    throw new InputError(
+      `${baselineFolder} and ${currentFolder} hold data of different data versions (${baseline.dataVersion} and ${current.dataVersion}): ` +
+        "their runs drew different data sets, so their differences are not the code's; --allow-data-version-change compares them anyway",
+    );
+  }
+  const checks: Check[] = [];
+  const matched: string[] = [];
   for (const [key, before] of baseline.points) {
     const after = current.points.get(key);
     if (after === undefined) continue;
-    matchedPoints++;
-    for (const rule of rules) outcomes.push(judge(rule, before, after, baseline, current, key, alpha));
+    matched.push(key);
+    for (const rule of rules) checks.push(checkPoint(rule, key, before, after, baseline, current));
   }
+  if (matched.length > 0) {
+    for (const rule of rules) {
+      if (rule.kind === "converged") checks.push(sweepConvergence(matched, baseline, current));
+      if (rule.kind === "statistic") checks.push(sweepStatistic(rule, matched, baseline, current, checks));
+    }
+  }
+  const adjusted = adjustP(checks.map((check) => check.p), correction);
+  const outcomes = checks.map(({ moved, certain, ...check }, k): RuleOutcome => {
+    const adjustedP = adjusted[k] ?? null;
+    const verdict: Verdict = !moved ? "pass" : certain || (adjustedP !== null && adjustedP < alpha) ? "fail" : "inconclusive";
+    return { ...check, adjustedP, verdict };
+  });
   const onlyIn = (a: LoadedResults, b: LoadedResults) => [...a.points.entries()].filter(([key]) => !b.points.has(key)).map(([, row]) => label(row));
+  const onlyInBaseline = onlyIn(baseline, current);
+  const onlyInCurrent = onlyIn(current, baseline);
   const counts = { pass: 0, fail: 0, inconclusive: 0 };
   for (const outcome of outcomes) counts[outcome.verdict]++;
+  const failures: string[] = [];
+  if (counts.fail > 0) failures.push(`${counts.fail} check${counts.fail > 1 ? "s" : ""} failed`);
+  if (!options.acceptPointChanges) {
+    if (matched.length === 0) failures.push("no grid point in common: nothing was compared");
+    if (onlyInBaseline.length > 0) failures.push(`${onlyInBaseline.length} grid point${onlyInBaseline.length > 1 ? "s" : ""} of the baseline missing from the current folder`);
+    if (onlyInCurrent.length > 0) failures.push(`${onlyInCurrent.length} grid point${onlyInCurrent.length > 1 ? "s" : ""} new in the current folder`);
+  }
   return {
     baseline: side(baseline),
     current: side(current),
     experimentChanged: baseline.hash !== current.hash,
     toolChanged: baseline.tool.version !== current.tool.version || baseline.tool.git?.commit !== current.tool.git?.commit,
+    dataVersionChanged: baseline.dataVersion !== current.dataVersion,
     rules: rules.map((rule) => rule.text),
     alpha,
-    matchedPoints,
-    onlyInBaseline: onlyIn(baseline, current),
-    onlyInCurrent: onlyIn(current, baseline),
+    correction,
+    matchedPoints: matched.length,
+    onlyInBaseline,
+    onlyInCurrent,
+    pointChangesAccepted: options.acceptPointChanges ?? false,
     outcomes,
     counts,
-    result: counts.fail > 0 ? "regression" : "pass",
+    failures,
+    result: failures.length > 0 ? "regression" : "pass",
   };
 }
 
@@ -93,33 +157,146 @@ export function metricColumn(metric: string, results: LoadedResults): string {
   return `${results.optimal ? "optimal" : "planted"}${bound}Ratio`;
 }
 
-function judge(rule: FailRule, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults, key: string, alpha: number): RuleOutcome {
-  const column = metricColumn(rule.metric, baseline);
-  const statistics = (row: SummaryRow) => (row as unknown as Record<string, Statistics | undefined>)[column];
-  const b = statistics(before);
-  if (b === undefined || typeof b !== "object" || b === null || !(rule.statistic in b)) {
-    throw new InputError(`--fail ${rule.text}: ${column} is not a metric of the summary (use updates, bestRatio, a …Ratio column, or ratio.<bound>)`);
-  }
-  const baseValue = b[rule.statistic];
-  const currentValue = statistics(after)?.[rule.statistic] ?? null;
-  const change = baseValue === null || currentValue === null ? null : currentValue - baseValue;
-  const relativeChange = change === null || baseValue === 0 ? null : change / Math.abs(baseValue!);
-  let verdict: Verdict = "pass";
-  let p: number | null = null;
-  if (change === null) {
-    verdict = baseValue === currentValue ? "pass" : "inconclusive";
-  } else {
-    const limit = rule.threshold.relative ? rule.threshold.value * Math.abs(baseValue!) : rule.threshold.value;
-    if (Math.abs(change) > limit) {
-      const values = (results: LoadedResults) =>
-        (results.runs.get(key) ?? [])
-          .map((row) => (row as unknown as Record<string, number | null | undefined>)[column])
-          .filter((value): value is number => typeof value === "number");
-      p = mannWhitneyP(values(baseline), values(current));
-      verdict = p !== null && p < alpha ? "fail" : "inconclusive";
+function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults): Check {
+  const point = label(before);
+  switch (rule.kind) {
+    case "statistic":
+      return checkStatistic(rule, key, point, baseline, current);
+    case "errors": {
+      // Errors are faults of the tool or the machine, never noise: any new one fails, without a test.
+      const moved = after.errors > before.errors;
+      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), p: null, moved, certain: moved };
+    }
+    case "converged": {
+      const share = (row: SummaryRow) => (row.runs === 0 ? null : row.converged / row.runs);
+      const moved = (share(after) ?? 0) < (share(before) ?? 0);
+      const p = fisherDropP(before.converged, before.runs, after.converged, after.runs);
+      return { point, rule: rule.text, column: "converged share", ...changeOf(share(before), share(after)), p, moved, certain: false };
     }
   }
-  return { point: label(before), rule: rule.text, column, baseline: baseValue, current: currentValue, change, relativeChange, p, verdict };
+}
+
+function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, baseline: LoadedResults, current: LoadedResults): Check {
+  const column = metricColumn(rule.metric, baseline);
+  const values = (results: LoadedResults) =>
+    (results.runs.get(key) ?? []).map((row) => (row as unknown as Record<string, number | null | undefined>)[column]).filter((value): value is number => typeof value === "number");
+  const before = values(baseline);
+  const after = values(current);
+  // The same statistics as summary.json's, from the same values in run order.
+  const baseValue = statistics(Float64Array.from(before))[rule.statistic];
+  const currentValue = statistics(Float64Array.from(after))[rule.statistic];
+  const change = changeOf(baseValue, currentValue);
+  const limit = baseValue === null ? 0 : rule.threshold.relative ? rule.threshold.value * Math.abs(baseValue) : rule.threshold.value;
+  // One side without a value (no converged run) is a move the test cannot confirm: inconclusive.
+  const moved = change.change === null ? baseValue !== currentValue : Math.abs(change.change) > limit;
+  return { point, rule: rule.text, column, ...change, p: mannWhitneyP(before, after), moved, certain: false };
+}
+
+/**
+ * The share of converged runs over the whole sweep, which per-point tests with few repeats each cannot
+ * confirm (5 of 5 against 0 of 5 is p = 0.004 at one point: not enough among dozens of checks). Runs of
+ * points that differ only in η, ŵ(0), order or bias share their data set at each repeat, so they are not
+ * independent: the test's units are those sets of runs (the matched points of one data key, at one
+ * repeat), each scored by its share of converged runs, and a one-sided Mann–Whitney U test compares the
+ * units of the two folders.
+ */
+function sweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
+  const units = (results: LoadedResults) => {
+    const byUnit = new Map<string, { converged: number; runs: number }>();
+    for (const key of matched) {
+      const data = dataKey(results.points.get(key)!);
+      for (const { repeat, converged } of results.outcomes.get(key) ?? []) {
+        const unit = `${data}#${repeat}`;
+        const tally = byUnit.get(unit) ?? { converged: 0, runs: 0 };
+        tally.runs++;
+        if (converged) tally.converged++;
+        byUnit.set(unit, tally);
+      }
+    }
+    return [...byUnit.values()].map((tally) => tally.converged / tally.runs);
+  };
+  const before = units(baseline);
+  const after = units(current);
+  const mean = (values: readonly number[]) => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+  const [b, c] = [mean(before), mean(after)];
+  const moved = b !== null && c !== null && c < b;
+  const twoSided = mannWhitneyP(before, after);
+  const p = twoSided === null ? null : moved ? twoSided / 2 : 1;
+  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), p, moved, certain: false };
+}
+
+/**
+ * A statistic rule over the whole sweep: a shift spread over every point that no point's few runs can
+ * confirm alone (a 10 % rise of the updates at 30 repeats a point). Each run's value becomes its
+ * percentile among both folders' runs of its point (mid-ranks: scale-free, ties and zeros allowed, and
+ * symmetric in the two folders, so that they stay exchangeable when nothing changed). The units are the
+ * sets of runs that share a data set (as in sweepConvergence), each scored by its runs' mean percentile;
+ * a two-sided Mann–Whitney U test compares the two folders' units. The move is the median over the
+ * points of their statistic's change, against the rule's threshold.
+ */
+function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[]): Check {
+  const column = metricColumn(rule.metric, baseline);
+  const units = [new Map<string, { sum: number; runs: number }>(), new Map<string, { sum: number; runs: number }>()];
+  for (const key of matched) {
+    const sides = [baseline, current].map((results) =>
+      (results.runs.get(key) ?? []).flatMap((row) => {
+        const value = (row as unknown as Record<string, number | null | undefined>)[column];
+        return typeof value === "number" ? [{ value, repeat: row.repeat }] : [];
+      }),
+    );
+    const pooled = [...sides[0]!, ...sides[1]!].map((run) => run.value).sort((x, y) => x - y);
+    if (pooled.length === 0) continue;
+    const data = dataKey(baseline.points.get(key)!);
+    sides.forEach((runs, s) => {
+      for (const { value, repeat } of runs) {
+        const unit = `${data}#${repeat}`;
+        const tally = units[s]!.get(unit) ?? { sum: 0, runs: 0 };
+        tally.sum += midRankShare(pooled, value);
+        tally.runs++;
+        units[s]!.set(unit, tally);
+      }
+    });
+  }
+  const scores = units.map((byUnit) => [...byUnit.values()].map((tally) => tally.sum / tally.runs));
+  const changes = checks
+    .filter((check) => check.rule === rule.text && check.point !== null)
+    .map((check) => (rule.threshold.relative ? check.relativeChange : check.change))
+    .filter((change): change is number => change !== null)
+    .sort((x, y) => x - y);
+  const median = changes.length === 0 ? null : (changes[(changes.length - 1) >> 1]! + changes[changes.length >> 1]!) / 2;
+  const moved = median !== null && Math.abs(median) > rule.threshold.value;
+  return {
+    point: null,
+    rule: rule.text,
+    column: `${column}, median change over the points${rule.threshold.relative ? " (relative)" : ""}`,
+    baseline: 0,
+    current: median,
+    change: median,
+    relativeChange: null,
+    p: mannWhitneyP(scores[0]!, scores[1]!),
+    moved,
+    certain: false,
+  };
+}
+
+/** The share of `sorted` below `value`, ties counted half: the mid-rank percentile, in (0, 1). */
+function midRankShare(sorted: readonly number[], value: number): number {
+  let below = 0;
+  let high = sorted.length;
+  while (below < high) {
+    const mid = (below + high) >> 1;
+    if (sorted[mid]! < value) below = mid + 1;
+    else high = mid;
+  }
+  let above = below;
+  while (above < sorted.length && sorted[above] === value) above++;
+  return (below + (above - below) / 2) / sorted.length;
+}
+
+function changeOf(baseline: number | null, current: number | null): Pick<RuleOutcome, "baseline" | "current" | "change" | "relativeChange"> {
+  const change = baseline === null || current === null ? null : current - baseline;
+  const relativeChange = change === null || baseline === 0 ? null : change / Math.abs(baseline!);
+  return { baseline, current, change, relativeChange };
 }
 
 function label(row: SummaryRow | RunRow): PointLabel {
@@ -127,5 +304,12 @@ function label(row: SummaryRow | RunRow): PointLabel {
 }
 
 function side(results: LoadedResults): Side {
-  return { folder: results.folder, name: results.name, hash: results.hash, version: results.tool.version, commit: results.tool.git?.commit ?? null };
+  return {
+    folder: results.folder,
+    name: results.name,
+    hash: results.hash,
+    version: results.tool.version,
+    commit: results.tool.git?.commit ?? null,
+    dataVersion: results.dataVersion,
+  };
 }

@@ -15,15 +15,27 @@ export interface LoadedResults {
   readonly hash: string;
   readonly tool: ToolInfo;
   readonly optimal: boolean;
+  /** THEORY.md, "Data versions": how the data were drawn (1 for folders that do not say). */
+  readonly dataVersion: number;
   /** Grid points by their parameters (pointKey). */
   readonly points: ReadonlyMap<string, SummaryRow>;
-  /** The converged runs of each point, for the statistical test. */
+  /** The converged runs of each point, for the statistical tests. */
   readonly runs: ReadonlyMap<string, readonly RunRow[]>;
+  /** Whether each run of a point converged, by repeat (error runs count as not converged). */
+  readonly outcomes: ReadonlyMap<string, readonly { readonly repeat: number; readonly converged: boolean }[]>;
 }
 
 /** The parameters that identify a grid point across two result folders. */
 export function pointKey(p: Pick<SummaryRow, (typeof POINT_KEYS)[number]>): string {
   return JSON.stringify(POINT_KEYS.map((key) => p[key]));
+}
+
+/**
+ * The parameters that define a point's data (THEORY.md, seeds: η, ŵ(0), order and bias do not enter):
+ * the runs of points with the same data key and the same repeat share their data set.
+ */
+export function dataKey(p: Pick<SummaryRow, "generator" | "n" | "d" | "margin" | "radius" | "offset" | "c">): string {
+  return JSON.stringify([p.generator, p.n, p.d, p.margin, p.radius, p.offset, p.c]);
 }
 
 export function loadResults(folder: string): LoadedResults {
@@ -42,13 +54,20 @@ export function loadResults(folder: string): LoadedResults {
   const summary = read(OUTPUT_FILES.summaryJson) as SummaryRow[];
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const runs = new Map<string, RunRow[]>();
+  const outcomes = new Map<string, { repeat: number; converged: boolean }[]>();
   const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
   for (let row = stream.take(); row !== null; row = stream.take()) {
-    if (row.status !== "ok" || !row.converged) continue;
     const key = pointKey(row);
-    const list = runs.get(key);
-    if (list) list.push(row);
-    else runs.set(key, [row]);
+    const converged = row.status === "ok" && row.converged === true;
+    append(outcomes, key, { repeat: row.repeat, converged });
+    if (converged) append(runs, key, row);
   }
-  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, points, runs };
+  const dataVersion = (manifest.resolved as { dataVersion?: number }).dataVersion ?? 1;
+  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, dataVersion, points, runs, outcomes };
+}
+
+function append<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -37,7 +37,7 @@ const DESCRIPTIONS: Record<string, string> = {
   EIO: "input/output error",
   EFBIG: "file too large",
   EROFS: "read-only file system",
-  ENOENT: "the folder was removed",
+  ENOENT: "the folder does not exist (removed?)",
   EACCES: "permission denied",
   EPERM: "operation not permitted",
 };

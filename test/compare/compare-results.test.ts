@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { adjustP } from "../../src/compare/adjust-p.js";
 import { compareMarkdown } from "../../src/compare/compare-markdown.js";
+import { fisherDropP } from "../../src/compare/fisher-exact.js";
 import { compareResults } from "../../src/compare/compare-results.js";
 import { parseFailRule } from "../../src/compare/fail-rule.js";
 import { mannWhitneyP } from "../../src/compare/mann-whitney.js";
@@ -55,14 +57,16 @@ describe("compareResults", () => {
   it("passes a folder compared with itself", async () => {
     await ready;
     const report = compareResults(baseline, baseline, rules);
-    expect(report).toMatchObject({ result: "pass", matchedPoints: 4, counts: { pass: 4, fail: 0, inconclusive: 0 }, experimentChanged: false });
+    // 4 points and the whole sweep.
+    expect(report).toMatchObject({ result: "pass", matchedPoints: 4, counts: { pass: 5, fail: 0, inconclusive: 0 }, experimentChanged: false });
   });
 
   it("fails a real change that the test confirms", async () => {
     await ready;
     const report = compareResults(baseline, rewritten(baseline, slower), rules);
     expect(report.result).toBe("regression");
-    expect(report.counts).toEqual({ pass: 3, fail: 1, inconclusive: 0 });
+    // One point of four moved: the median change over the points is 0, so the sweep's check passes.
+    expect(report.counts).toEqual({ pass: 4, fail: 1, inconclusive: 0 });
     const failed = report.outcomes.find((outcome) => outcome.verdict === "fail")!;
     expect(failed.current).toBe(failed.baseline! + 1000);
     expect(failed.p!).toBeLessThan(0.001);
@@ -72,7 +76,19 @@ describe("compareResults", () => {
   it("calls a change on too few runs inconclusive, not a failure", async () => {
     await ready;
     const report = compareResults(few, rewritten(few, slower), rules);
-    expect(report).toMatchObject({ result: "pass", counts: { pass: 3, fail: 0, inconclusive: 1 } });
+    expect(report).toMatchObject({ result: "pass", counts: { pass: 4, fail: 0, inconclusive: 1 } });
+  });
+
+  it("fails a rise spread over every point that no point confirms alone, over the whole sweep", async () => {
+    // Every converged run's updates doubled, 12 runs a point: each point's p is 0.02 to 0.27 (Holm over 5
+    // checks: none below 0.05), the sweep's 48 units give p = 0.0003.
+    await ready;
+    const risen = rewritten(baseline, (row) => (row.converged ? { ...row, updates: row.updates! * 2 } : row));
+    const report = compareResults(baseline, risen, rules);
+    const sweep = report.outcomes.find((o) => o.point === null)!;
+    expect(sweep).toMatchObject({ rule: "median:updates:10%", verdict: "fail" });
+    expect(sweep.change).toBeCloseTo(1, 12);
+    expect(report.outcomes.filter((o) => o.point !== null && o.verdict === "fail")).toEqual([]);
   });
 
   it("reports grid points found on one side only, and a changed experiment", async () => {
@@ -80,30 +96,111 @@ describe("compareResults", () => {
     const other = temporaryFolder();
     await runExperiment(loaded({ name: "other", repeats: 12, grid: { ...grid, d: [2, 7] } }, "f".repeat(64)), { threads: 2, outDir: other });
     const report = compareResults(baseline, other, rules);
-    expect(report).toMatchObject({ matchedPoints: 2, experimentChanged: true });
+    expect(report).toMatchObject({ matchedPoints: 2, experimentChanged: true, result: "regression" });
+    expect(report.failures).toEqual(["2 grid points of the baseline missing from the current folder", "2 grid points new in the current folder"]);
     expect(report.onlyInBaseline.map((p) => p.d)).toEqual([5, 5]);
     expect(report.onlyInCurrent.map((p) => p.d)).toEqual([7, 7]);
-    expect(compareMarkdown(report)).toContain("**Only in baseline:** 2 grid points");
+    expect(compareMarkdown(report)).toContain("- **Note:** only in baseline: 2 grid points (planted n=40 d=5");
+    // Accepted on request, still reported.
+    const accepted = compareResults(baseline, other, rules, { acceptPointChanges: true });
+    expect(accepted).toMatchObject({ result: "pass", failures: [] });
+    expect(compareMarkdown(accepted)).toContain("d=5 margin=0.2 offset=0 bias=true eta=1 init=zero cyclic), accepted");
   });
 
-  it("reads ratio.<bound> as the max-margin ratio, and refuses a metric the summary does not have", async () => {
+  it("fails when no grid point matched, unless accepted", async () => {
+    await ready;
+    const other = temporaryFolder();
+    await runExperiment(loaded({ name: "disjoint", repeats: 2, grid: { ...grid, n: 30 } }, "a".repeat(64)), { threads: 2, outDir: other });
+    const report = compareResults(baseline, other, rules);
+    expect(report).toMatchObject({ result: "regression", matchedPoints: 0, outcomes: [] });
+    expect(report.failures[0]).toBe("no grid point in common: nothing was compared");
+    expect(compareResults(baseline, other, rules, { acceptPointChanges: true }).result).toBe("pass");
+  });
+
+  it("fails on any new error, without a test", async () => {
+    await ready;
+    const broken = rewritten(baseline, (row) => (row.run === 13 ? { ...row, status: "error", error: "boom", converged: null, updates: null } : row));
+    const report = compareResults(baseline, broken, [parseFailRule("errors")]);
+    expect(report.result).toBe("regression");
+    expect(report.outcomes.filter((o) => o.verdict === "fail")).toMatchObject([{ rule: "errors", baseline: 0, current: 1, p: null, adjustedP: null }]);
+  });
+
+  it("fails on a drop of the converged share that a per-point test cannot confirm, over the whole sweep", async () => {
+    await ready;
+    // Half of every point's runs stop converging (6 of 12); each point's Fisher test and the test over the
+    // sweep's units (the data sets the points share) see the drop. (With quick.json's 5 repeats a point,
+    // 5/5 against 0/5 is p = 1/252 at a point: not enough among its 145 checks, which the sweep's test is for.)
+    const capped = rewritten(baseline, (row) => (row.repeat % 2 === 0 ? { ...row, converged: false } : row));
+    const report = compareResults(baseline, capped, [parseFailRule("converged")]);
+    expect(report.result).toBe("regression");
+    const sweep = report.outcomes.find((o) => o.point === null)!;
+    expect(sweep).toMatchObject({ rule: "converged", baseline: 1, current: 0.5, verdict: "fail" });
+    expect(report.outcomes.filter((o) => o.point !== null).every((o) => o.verdict !== "pass")).toBe(true);
+    // A rise is no regression.
+    expect(compareResults(capped, baseline, [parseFailRule("converged")]).result).toBe("pass");
+  });
+
+  it("refuses folders of different data versions unless asked", async () => {
+    await ready;
+    const copy = rewritten(baseline, (row) => row);
+    const manifest = JSON.parse(readFileSync(join(copy, "manifest.json"), "utf8"));
+    writeFileSync(join(copy, "manifest.json"), JSON.stringify({ ...manifest, resolved: { ...manifest.resolved, dataVersion: 2 } }));
+    expect(() => compareResults(baseline, copy, rules)).toThrow(
+      `${baseline} and ${copy} hold data of different data versions (1 and 2): their runs drew different data sets, so their differences are not the code's; --allow-data-version-change compares them anyway`,
+    );
+    const allowed = compareResults(baseline, copy, rules, { allowDataVersionChange: true });
+    expect(allowed).toMatchObject({ result: "pass", dataVersionChanged: true });
+    expect(compareMarkdown(allowed)).toContain("- **Note:** the data versions differ (1 and 2)");
+  });
+
+  it("puts the failures first and folds the rest, and says what the correction promises", async () => {
+    await ready;
+    const report = compareResults(baseline, rewritten(baseline, slower), [parseFailRule("median:updates:10%"), parseFailRule("p90:epochs:0")]);
+    const markdown = compareMarkdown(report);
+    expect(markdown.indexOf("| fail |")).toBeLessThan(markdown.indexOf("<details>"));
+    expect(markdown).toContain("adjusted by Holm's method and compared with 0.05, so when nothing changed the chance that any check fails is at most 0.05");
+    expect(compareMarkdown(compareResults(baseline, baseline, rules, { correction: "bh" }))).toContain("Benjamini–Hochberg");
+  });
+
+  it("reads ratio.<bound> as the max-margin ratio", async () => {
     await ready;
     const report = compareResults(baseline, baseline, [parseFailRule("p90:ratio.novikoff:0.05")]);
     expect(report.outcomes[0]!.column).toBe("optimalNovikoffRatio");
-    expect(() => compareResults(baseline, baseline, [parseFailRule("median:speed:1")])).toThrow(
-      "--fail median:speed:1: speed is not a metric of the summary (use updates, bestRatio, a …Ratio column, or ratio.<bound>)",
-    );
+  });
+});
+
+describe("the tests and corrections", () => {
+  it("Fisher's exact test for a drop is the hypergeometric tail", () => {
+    // The tail summed with exact integers (Python: sum(comb(K, x)·comb(N − K, n − x) for x ≤ b) / comb(N, n)):
+    // 5/5 against 0/5 is 1/comb(10, 5) = 1/252; 9/10 against 4/10 is 0.0286378.
+    expect(fisherDropP(5, 5, 0, 5)).toBeCloseTo(1 / 252, 12);
+    expect(fisherDropP(9, 10, 4, 10)).toBeCloseTo(0.0286378, 6);
+    expect(fisherDropP(3, 10, 8, 10)).toBeGreaterThan(0.99);
+  });
+
+  it("Holm and Benjamini–Hochberg adjust as R's p.adjust defines them", () => {
+    // By hand, sorted 0.001, 0.01, 0.04, 0.2 (m = 4): Holm (4, 3, 2, 1)·p with a running max = 0.004, 0.03,
+    // 0.08, 0.2; BH (4/1, 4/2, 4/3, 4/4)·p with a running min from the top = 0.004, 0.02, 0.05333, 0.2.
+    const adjusted = (correction: "holm" | "bh") => adjustP([0.04, 0.001, null, 0.2, 0.01], correction).map((p) => (p === null ? null : Number(p.toFixed(5))));
+    expect(adjusted("holm")).toEqual([0.08, 0.004, null, 0.2, 0.03]);
+    expect(adjusted("bh")).toEqual([0.05333, 0.004, null, 0.2, 0.02]);
+    expect(adjustP([0.04, null], "none")).toEqual([0.04, null]);
   });
 });
 
 describe("parseFailRule", () => {
   it("reads relative and absolute thresholds", () => {
-    expect(parseFailRule("median:updates:10%")).toEqual({ text: "median:updates:10%", statistic: "median", metric: "updates", threshold: { value: 0.1, relative: true } });
-    expect(parseFailRule("p90:ratio.novikoff:0.05").threshold).toEqual({ value: 0.05, relative: false });
+    expect(parseFailRule("median:updates:10%")).toEqual({ kind: "statistic", text: "median:updates:10%", statistic: "median", metric: "updates", threshold: { value: 0.1, relative: true } });
+    expect(parseFailRule("p90:ratio.novikoff:0.05")).toMatchObject({ threshold: { value: 0.05, relative: false } });
+    expect(parseFailRule("converged")).toEqual({ kind: "converged", text: "converged" });
+    expect(parseFailRule("errors")).toEqual({ kind: "errors", text: "errors" });
   });
 
   it("names what is wrong", () => {
-    expect(() => parseFailRule("median:updates")).toThrow("--fail median:updates: use statistic:metric:threshold, as in median:updates:10% or p90:ratio.novikoff:0.05");
+    expect(() => parseFailRule("median:updates")).toThrow("--fail median:updates: use converged, errors, or statistic:metric:threshold as in median:updates:10% or p90:ratio.novikoff:0.05");
+    expect(() => parseFailRule("median:speed:1")).toThrow(
+      "--fail median:speed:1: speed is not a metric: use updates, epochs, ratio.<novikoff|snapp|hu|optimised|best>, or a column such as bestRatio or plantedHuRatio",
+    );
     expect(() => parseFailRule("p95:updates:1")).toThrow('--fail p95:updates:1: the statistic must be one of mean, sd, min, median, p90, max (got "p95")');
     expect(() => parseFailRule("median:updates:-1")).toThrow("--fail median:updates:-1: the threshold must be a number ≥ 0, or a percentage as in 10%");
   });

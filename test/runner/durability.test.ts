@@ -130,7 +130,7 @@ describe("a write that fails", () => {
         const complete = existsSync(join(out, "manifest.json")) && manifestOf(out).status === "complete";
         const resumed = await cliAsync(run(out, "--resume"));
         const same = resumed.code === 0 && JSON.stringify(tables(out)) === JSON.stringify(tables(reference));
-        return { k, operation, path, code, exit: failed.code, stderr: failed.stderr, message, wronglyComplete: complete && k <= completedAt, same };
+        return { k, operation, path, code, exit: failed.code, stderr: failed.stderr, message, wronglyComplete: complete && k <= completedAt, same, resumed: resumed.code, resumedStderr: resumed.stderr };
       }),
     );
     // Never complete after a failed write; always the one line; always resumable to the same tables.

@@ -1,0 +1,132 @@
+/**
+ * Calibration of `compare` (docs/ci-regression-checks.md, "Calibration"): how often its default rules
+ * fail when nothing but the seeds differ, and how often they catch a planted rise of the updates, by
+ * repeats. Runs hundreds of sweeps through the library (not the CLI), so it lives outside the test suite.
+ *
+ *   npx tsx scripts/calibrate-compare.ts [--pairs 200] [--power-pairs 40] [--threads 2] [--out table.md]
+ *
+ * The sweep is experiments/quick.json's grid (48 grid points), max-margin separator off (the default
+ * rules read updates, converged and errors only). A planted rise multiplies every converged run's updates,
+ * and every ratio with them, by 1 + δ, written back through the tables' own writer (records, checks and
+ * summaries recomputed).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { compareResults } from "../src/compare/compare-results.js";
+import { DEFAULT_FAIL_RULES, parseFailRule } from "../src/compare/fail-rule.js";
+import { parseExperiment } from "../src/experiment/load-experiment.js";
+import { ResultWriter } from "../src/export/result-writer.js";
+import { RUN_COLUMNS } from "../src/export/run-columns.js";
+import type { RunRow } from "../src/run/run-types.js";
+import { RecordStream } from "../src/runner/recorded-runs.js";
+import { runExperiment } from "../src/runner/run-experiment.js";
+import { TableSink } from "../src/runner/table-sink.js";
+
+const { values: flags } = parseArgs({
+  options: {
+    pairs: { type: "string", default: "200" },
+    "power-pairs": { type: "string", default: "40" },
+    repeats: { type: "string", default: "30" },
+    threads: { type: "string", default: "2" },
+    out: { type: "string" },
+  },
+});
+const PAIRS = Number(flags.pairs);
+const POWER_PAIRS = Number(flags["power-pairs"]);
+const RECOMMENDED = Number(flags.repeats);
+const THREADS = Number(flags.threads);
+const REPEATS = [10, 20, 30, 50];
+const RISES = [0.05, 0.1, 0.2, 0.5];
+
+const quick = JSON.parse(readFileSync("experiments/quick.json", "utf8"));
+const root = mkdtempSync(join(tmpdir(), "perceptron-lab-calibrate-"));
+const rules = DEFAULT_FAIL_RULES.map(parseFailRule);
+
+async function sweep(seed: number, repeats: number): Promise<string> {
+  const source = { ...quick, name: `calibrate-${repeats}`, seed, repeats, optimal: false };
+  const out = join(root, `r${repeats}-s${seed}`);
+  const experiment = parseExperiment(source, "calibrate");
+  // One experiment-file hash for every seed: the comparisons are of one experiment, run twice.
+  await runExperiment({ path: "calibrate.json", experiment, source, hash: "c".repeat(64) }, { threads: THREADS, outDir: out });
+  return out;
+}
+
+/** A copy of a folder whose converged runs made 1 + rise times the updates (ratios scaled with them). */
+function risen(folder: string, rise: number): string {
+  const out = `${folder}-rise-${rise}`;
+  mkdirSync(out);
+  const sink = new TableSink(new ResultWriter(out));
+  const stream = new RecordStream(join(folder, "runs.jsonl"));
+  const scaled = RUN_COLUMNS.filter((column) => column === "updates" || column.endsWith("Ratio"));
+  for (let row = stream.take(); row !== null; row = stream.take()) {
+    if (row.status !== "ok" || !row.converged) {
+      sink.writeRows([row]);
+      continue;
+    }
+    const copy = { ...row } as Record<string, unknown>;
+    for (const column of scaled) if (typeof copy[column] === "number") copy[column] = (copy[column] as number) * (1 + rise);
+    sink.writeRows([copy as unknown as RunRow]);
+  }
+  sink.close(true);
+  writeFileSync(join(out, "manifest.json"), readFileSync(join(folder, "manifest.json")));
+  return out;
+}
+
+const fails = (baseline: string, current: string, correction: "holm" | "none" = "holm") => compareResults(baseline, current, rules, { correction }).result === "regression";
+const share = (count: number, of: number) => `${count}/${of} = ${(count / of).toFixed(3)}`;
+
+const started = Date.now();
+const lines: string[] = [];
+// 1. Null calibration at the recommended repeats, and the planted 10 % rise on the same pairs.
+let falseHolm = 0;
+let falseNone = 0;
+let detected = 0;
+for (let k = 0; k < PAIRS; k++) {
+  const a = await sweep(2 * k + 1, RECOMMENDED);
+  const b = await sweep(2 * k + 2, RECOMMENDED);
+  if (fails(a, b)) falseHolm++;
+  if (fails(a, b, "none")) falseNone++;
+  if (fails(a, risen(b, 0.1))) detected++;
+  rmSync(a, { recursive: true });
+  rmSync(b, { recursive: true });
+  rmSync(`${b}-rise-0.1`, { recursive: true });
+  if ((k + 1) % 20 === 0) process.stderr.write(`null and 10 % pairs: ${k + 1}/${PAIRS} (${Math.round((Date.now() - started) / 1000)} s)\n`);
+}
+lines.push(
+  `Default rules (\`${DEFAULT_FAIL_RULES.join("`, `")}\`), alpha 0.05, quick.json's 48 grid points at ${RECOMMENDED} repeats, ${PAIRS} pairs of folders that differ only in the experiment seed:`,
+  "",
+  "| | compare fails |",
+  "| --- | ---: |",
+  `| seeds only, Holm (the default) | ${share(falseHolm, PAIRS)} |`,
+  `| seeds only, no correction | ${share(falseNone, PAIRS)} |`,
+  `| updates +10 % at every point, Holm | ${share(detected, PAIRS)} |`,
+  "",
+);
+
+// 2. Repeats against the smallest rise detected 95 % of the time.
+const header = `| repeats | ${RISES.map((rise) => `+${Math.round(rise * 100)} %`).join(" | ")} | smallest rise detected ≥ 95 % |`;
+lines.push(`Share of ${POWER_PAIRS} pairs (other seeds) in which compare fails, by repeats and planted rise of the updates:`, "", header, `| ---: | ${RISES.map(() => "---:").join(" | ")} | ---: |`);
+for (const repeats of REPEATS) {
+  const hits = RISES.map(() => 0);
+  for (let k = 0; k < POWER_PAIRS; k++) {
+    const a = await sweep(10_000 + 2 * k + 1, repeats);
+    const b = await sweep(10_000 + 2 * k + 2, repeats);
+    RISES.forEach((rise, r) => {
+      const c = risen(b, rise);
+      if (fails(a, c)) hits[r]!++;
+      rmSync(c, { recursive: true });
+    });
+    rmSync(a, { recursive: true });
+    rmSync(b, { recursive: true });
+  }
+  const smallest = RISES.find((_, r) => hits[r]! / POWER_PAIRS >= 0.95);
+  lines.push(`| ${repeats} | ${hits.map((hit) => (hit / POWER_PAIRS).toFixed(2)).join(" | ")} | ${smallest === undefined ? `above ${Math.round(RISES.at(-1)! * 100)} %` : `${Math.round(smallest * 100)} %`} |`);
+  process.stderr.write(`power at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+}
+lines.push("", `Measured on ${cpus()[0]?.model ?? "?"} (${cpus().length} cores), ${THREADS} threads, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s.`);
+rmSync(root, { recursive: true, force: true });
+const table = `${lines.join("\n")}\n`;
+process.stdout.write(table);
+if (flags.out) writeFileSync(flags.out, table);
