@@ -2,6 +2,9 @@
  * Calibration of `compare` (docs/ci-regression-checks.md, "Calibration"): how often its default rules
  * fail when nothing but the seeds differ, and how often they catch a planted rise of the updates, by
  * repeats. Runs hundreds of sweeps through the library (not the CLI), so it lives outside the test suite.
+ * It imports the compiled library (dist/, `npm run build` first): under tsx every worker thread loads
+ * tsx too, and each sweep's threads left ~16 of tsx's cache files open, so a few hundred sweeps in one
+ * process ran out of file descriptors (EMFILE); the compiled threads leave none.
  *
  *   npx tsx scripts/calibrate-compare.ts [--pairs 200] [--power-pairs 40] [--threads 2] [--out table.md]
  *
@@ -14,15 +17,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { compareResults } from "../src/compare/compare-results.js";
-import { DEFAULT_FAIL_RULES, parseFailRule } from "../src/compare/fail-rule.js";
-import { parseExperiment } from "../src/experiment/load-experiment.js";
-import { ResultWriter } from "../src/export/result-writer.js";
-import { RUN_COLUMNS } from "../src/export/run-columns.js";
-import type { RunRow } from "../src/run/run-types.js";
-import { RecordStream } from "../src/runner/recorded-runs.js";
-import { runExperiment } from "../src/runner/run-experiment.js";
-import { TableSink } from "../src/runner/table-sink.js";
+import { compareResults } from "../dist/compare/compare-results.js";
+import { DEFAULT_FAIL_RULES, parseFailRule } from "../dist/compare/fail-rule.js";
+import { parseExperiment } from "../dist/experiment/load-experiment.js";
+import { ResultWriter } from "../dist/export/result-writer.js";
+import { RUN_COLUMNS } from "../dist/export/run-columns.js";
+import type { RunRow } from "../dist/run/run-types.js";
+import { RecordStream } from "../dist/runner/recorded-runs.js";
+import { runExperiment } from "../dist/runner/run-experiment.js";
+import { TableSink } from "../dist/runner/table-sink.js";
 
 const { values: flags } = parseArgs({
   options: {
