@@ -88,6 +88,17 @@ describe("runExperiment", () => {
     expect(summary[1]).toMatchObject({ runs: 3, converged: 0, errors: 3, updates: { median: null } });
   });
 
+  it("records every planned run of data beyond float64's squares, as error rows that say so", async () => {
+    // Radius and margin above ~1.34e154 made the cost estimate Infinity/Infinity = NaN: no batch was ever
+    // sent, and the sweep said complete with 0 of 4 runs recorded.
+    const huge = loaded({ name: "huge", repeats: 2, grid: { n: 20, d: 2, radius: 1e200, margin: [1e199, 2e199] } });
+    const out = temporaryFolder();
+    const report = await runExperiment(huge, { threads: 1, outDir: out });
+    expect(report.counts).toMatchObject({ runs: 4, recorded: 4, errors: 4 });
+    expect(report.firstErrors[0]!.error).toContain("float64 overflow");
+    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")).status).toBe("complete");
+  });
+
   it("refuses a result folder it cannot create", async () => {
     const file = join(temporaryFolder(), "a-file");
     writeFileSync(file, "");
