@@ -2,11 +2,11 @@
  * Calibration of `compare` (docs/ci-regression-checks.md, "Calibration"): how often its default rules
  * fail when nothing but the seeds differ, and how often they catch a planted rise of the updates, by
  * repeats. Runs hundreds of sweeps through the library (not the CLI), so it lives outside the test suite.
- * It imports the compiled library (dist/, `npm run build` first): under tsx every worker thread loads
- * tsx too, and each sweep's threads left ~16 of tsx's cache files open, so a few hundred sweeps in one
- * process ran out of file descriptors (EMFILE); the compiled threads leave none.
+ * It imports the compiled library (dist/) and runs as plain JavaScript (esbuild strips the types): under
+ * tsx every worker thread loads tsx too, and each sweep's threads left ~16 of tsx's cache files open, so a
+ * few hundred sweeps in one process ran out of file descriptors (EMFILE); plain node leaves none.
  *
- *   npx tsx scripts/calibrate-compare.ts [--pairs 200] [--power-pairs 40] [--threads 2] [--out table.md]
+ *   npm run build && npm run calibrate:compare -- [--pairs 200] [--power-pairs 40] [--threads 2] [--out table.md]
  *
  * The sweep is experiments/quick.json's grid (48 grid points), max-margin separator off (the default
  * rules read updates, converged and errors only). A planted rise multiplies every converged run's updates,
