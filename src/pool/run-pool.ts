@@ -68,7 +68,8 @@ export class RunPool {
     this.#memoryMb = options.workerMemoryMb ?? null;
     this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
     const extension = extname(fileURLToPath(import.meta.url));
-    const filename = new URL(`./worker${extension}`, import.meta.url).href;
+    // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts, through tsx.
+    const filename = new URL(extension === ".ts" ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
     this.#pool = new Piscina({
       filename,
       minThreads: this.threads,
