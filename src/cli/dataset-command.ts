@@ -8,7 +8,7 @@ import { generateData } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
 import { findRun } from "../sweep/find-run.js";
 import { EXIT } from "./cli-error.js";
-import { wholeNumberFlag } from "./shared-options.js";
+import { experimentPath, wholeNumberFlag } from "./shared-options.js";
 
 export function datasetBuilder(yargs: Argv) {
   return yargs
@@ -19,7 +19,7 @@ export function datasetBuilder(yargs: Argv) {
 
 export function datasetHandler(argv: { experiment: string; run: number; out?: string }): number {
   const index = wholeNumberFlag("run", argv.run, 0, Number.MAX_SAFE_INTEGER);
-  const { experiment } = loadExperiment(argv.experiment);
+  const { experiment } = loadExperiment(experimentPath(argv.experiment));
   const spec = findRun(experiment, index);
   const data = generateData(spec, createRandom(spec.seed, "data"));
   const csv = dataSetCsv(data);

@@ -18,6 +18,7 @@ import { reportBuilder, reportHandler } from "./report-command.js";
 import { rerunBuilder, rerunHandler } from "./rerun-command.js";
 import { runBuilder, runHandler } from "./run-command.js";
 import { DEFAULT_EXPERIMENT } from "./shared-options.js";
+import { toolVersion } from "../runner/tool-info.js";
 
 async function main(args: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -58,7 +59,8 @@ async function main(args: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias("help", "h")
-    .version()
+    // Its own version: yargs' default looks for the package.json nearest the working folder, a user's project's.
+    .version(toolVersion().version)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error) throw error;

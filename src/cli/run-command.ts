@@ -12,7 +12,7 @@ import { runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
-import { DEFAULT_EXPERIMENT, defaultExperimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
 /** A sweep larger than this is probably a typo in a grid: it needs --yes. */
@@ -76,7 +76,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
-  const path = argv.experiment === undefined || argv.experiment === DEFAULT_EXPERIMENT ? defaultExperimentPath() : argv.experiment;
+  const path = experimentPath(argv.experiment ?? DEFAULT_EXPERIMENT);
   const loaded = loadExperiment(path);
   const { experiment } = loaded;
   const runs = planSweep(experiment).runCount;

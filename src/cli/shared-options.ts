@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { PACKAGE_ROOT } from "../runner/tool-info.js";
 import type { Shard } from "../sweep/shard.js";
 import { UsageError } from "./cli-error.js";
@@ -9,6 +9,17 @@ export const DEFAULT_EXPERIMENT = "experiments/quick.json";
 /** The default experiment: experiments/quick.json here, or the one shipped with the package. */
 export function defaultExperimentPath(): string {
   return existsSync(DEFAULT_EXPERIMENT) ? DEFAULT_EXPERIMENT : join(PACKAGE_ROOT, DEFAULT_EXPERIMENT);
+}
+
+/**
+ * An experiment file as given, or, when a relative path names no file here but one shipped with the
+ * package (`experiments/margins.json` from a project that installed perceptron-lab), the shipped one.
+ */
+export function experimentPath(given: string): string {
+  if (given === DEFAULT_EXPERIMENT) return defaultExperimentPath();
+  if (existsSync(given) || isAbsolute(given)) return given;
+  const shipped = join(PACKAGE_ROOT, given);
+  return existsSync(shipped) ? shipped : given;
 }
 
 /** A whole number flag within [min, max], or a UsageError naming the flag. */

@@ -15,11 +15,17 @@ export interface ToolInfo {
   readonly platform: string;
 }
 
+/** This package's name and version, from its own package.json (not the one of the project that uses it). */
+export function toolVersion(): { readonly name: string; readonly version: string } {
+  const { name, version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  return { name, version };
+}
+
 export function toolInfo(): ToolInfo {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  const { name, version } = toolVersion();
   return {
-    name: manifest.name,
-    version: manifest.version,
+    name,
+    version,
     git: gitState(),
     node: process.version,
     platform: `${process.platform}-${process.arch}`,

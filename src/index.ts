@@ -1,0 +1,48 @@
+/**
+ * perceptron-lab as a library: what the command line does, for scripts and notebooks. Every function
+ * throws typed errors (InputError for a mistake in what it was given, WriteError for a write the system
+ * refused) and never exits the process. The mathematics is THEORY.md's; the tables and their columns are
+ * the README's.
+ *
+ * ```js
+ * import { experimentFromObject, runExperiment, readResultFolder } from "perceptron-lab";
+ * const loaded = experimentFromObject({ name: "mine", repeats: 20, grid: { n: 100, d: 5, margin: [0.05, 0.1] } });
+ * const report = await runExperiment(loaded, { outDir: "results/mine", onProgress: (done, total) => {} });
+ * for (const row of readResultFolder("results/mine").runs()) console.log(row.updates, row.bestBound);
+ * ```
+ */
+
+// Experiments: from a file or an object, validated.
+export { loadExperiment, parseExperiment, type LoadedExperiment } from "./experiment/load-experiment.js";
+export { experimentFromObject } from "./experiment/experiment-from-object.js";
+export type { Experiment, Grid } from "./experiment/experiment.js";
+export { InputError } from "./experiment/input-error.js";
+
+// Sweeps: run (with progress, an AbortSignal, resume, shards), merge shards, rerun, compare, report.
+export { runExperiment, type RunExperimentOptions, type RunReport, type RunCounts, type RunOutcome } from "./runner/run-experiment.js";
+export { mergeShards } from "./runner/merge-shards.js";
+export { rerunExperiment, type RerunReport } from "./runner/rerun-experiment.js";
+export { compareResults, type CompareOptions, type CompareReport, type RuleOutcome } from "./compare/compare-results.js";
+export { parseFailRule, DEFAULT_FAIL_RULES, type FailRule } from "./compare/fail-rule.js";
+export { compareMarkdown } from "./compare/compare-markdown.js";
+export { writeReport } from "./report/write-report.js";
+export { WriteError } from "./files/write-error.js";
+
+// Result folders.
+export { readResultFolder, type ResultFolder } from "./runner/read-result-folder.js";
+export type { Manifest } from "./runner/manifest.js";
+export type { RunRow, RunSpec, PointParameters } from "./run/run-types.js";
+export type { SummaryRow, Statistics } from "./aggregate/summary-types.js";
+
+// One data set: your own (CSV), or one the generators make; the perceptron and every bound on it.
+export { readDataCsv, parseDataCsv, type CsvDataSet } from "./dataset/read-data-csv.js";
+export type { DataSet } from "./generators/data-set.js";
+export { fitDataSet, type FitReport } from "./run/fit-data-set.js";
+export type { LearnerOptions } from "./run/analyse-data-set.js";
+export { parseInit, type InitSpec } from "./perceptron/initial-weights.js";
+export { generateData } from "./generators/generate-data.js";
+export { createRandom } from "./random/seeded-random.js";
+export { executeRun } from "./run/execute-run.js";
+export { computeBounds, BOUND_NAMES, type BoundSet, type SeparatorBounds } from "./bounds/convergence-bounds.js";
+export { maxMarginSeparator, type MaxMarginResult } from "./bounds/max-margin-separator.js";
+export { toLearnerCoordinates, type LearnerData } from "./perceptron/learner-coordinates.js";

@@ -1,0 +1,64 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../helpers.js";
+
+/**
+ * The package as a user gets it: `npm pack` (of the dist/ that `npm test` built; scripts off, so the
+ * build under the other tests' feet is not redone), installed in an empty project, used from ESM
+ * JavaScript, type-checked from TypeScript, and its command line run from there.
+ */
+const root = resolve(".");
+const run = (command: string, args: readonly string[], cwd: string) => spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } });
+
+const USE = `
+import { experimentFromObject, runExperiment, readResultFolder, fitDataSet, parseDataCsv, parseInit } from "perceptron-lab";
+const loaded = experimentFromObject({ name: "mine", repeats: 3, grid: { n: 30, d: 3, margin: [0.1, 0.2] } });
+let progress = 0;
+const report = await runExperiment(loaded, { outDir: "results/mine", threads: 1, onProgress: (done) => { progress = done; } });
+const folder = readResultFolder("results/mine");
+let updates = 0;
+for (const row of folder.runs()) updates += row.updates ?? 0;
+const data = await parseDataCsv("x1,x2,label\\n1,2,1\\n-1,-2,-1\\n", "inline.csv");
+const init = parseInit("zero");
+if ("error" in init) throw new Error(init.error);
+const fit = fitDataSet(data, { bias: true, eta: 1, init, order: "cyclic", maxEpochs: 100, seed: 1 });
+console.log(JSON.stringify({ outcome: report.outcome, runs: report.counts.runs, progress, points: folder.summary.length, status: folder.manifest.status, updates: updates > 0, fit: fit.converged }));
+`;
+
+describe("the packed package", () => {
+  it("installs in an empty project and works from ESM JavaScript, TypeScript and its command line", () => {
+    const work = temporaryFolder();
+    const packed = run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], root);
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = readdirSync(work).find((file) => file.endsWith(".tgz"))!;
+    const project = join(work, "project");
+    expect(run("mkdir", [project], work).status).toBe(0);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "user-project", version: "9.9.9", private: true, type: "module" }));
+    const installed = run("npm", ["install", join(work, tarball), "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], project);
+    expect(installed.status, installed.stderr).toBe(0);
+
+    writeFileSync(join(project, "use.mjs"), USE);
+    const used = run(process.execPath, ["use.mjs"], project);
+    expect(used.status, used.stderr).toBe(0);
+    expect(JSON.parse(used.stdout)).toEqual({ outcome: "complete", runs: 6, progress: 6, points: 2, status: "complete", updates: true, fit: true });
+
+    writeFileSync(join(project, "use.ts"), USE);
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["use.ts"] }),
+    );
+    const checked = run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project);
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+
+    const cli = join(project, "node_modules/.bin/perceptron-lab");
+    // Its own version, not the project's 9.9.9.
+    expect(run(cli, ["--version"], project).stdout.trim()).toBe(JSON.parse(run("npm", ["pkg", "get", "version"], root).stdout));
+    // The README's experiments/*.json paths resolve to the shipped files where the project has none.
+    const dataset = run(cli, ["dataset", "experiments/margins.json", "--run", "0"], project);
+    expect(dataset.status, dataset.stderr).toBe(0);
+    expect(dataset.stdout.split("\n")[0]).toMatch(/^x1,.*label$/);
+  });
+});
