@@ -1,3 +1,4 @@
+import { mean, median } from "simple-statistics";
 import { statistics } from "../aggregate/statistics.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
@@ -178,8 +179,7 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
 
 function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, baseline: LoadedResults, current: LoadedResults): Check {
   const column = metricColumn(rule.metric, baseline);
-  const values = (results: LoadedResults) =>
-    (results.runs.get(key) ?? []).map((row) => (row as unknown as Record<string, number | null | undefined>)[column]).filter((value): value is number => typeof value === "number");
+  const values = (results: LoadedResults) => columnValues(results, key, column).map((run) => run.value);
   const before = values(baseline);
   const after = values(current);
   // The same statistics as summary.json's, from the same values in run order.
@@ -201,24 +201,17 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
  * units of the two folders.
  */
 function sweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
-  const units = (results: LoadedResults) => {
-    const byUnit = new Map<string, { converged: number; runs: number }>();
-    for (const key of matched) {
-      const data = dataKey(results.points.get(key)!);
-      for (const { repeat, converged } of results.outcomes.get(key) ?? []) {
-        const unit = `${data}#${repeat}`;
-        const tally = byUnit.get(unit) ?? { converged: 0, runs: 0 };
-        tally.runs++;
-        if (converged) tally.converged++;
-        byUnit.set(unit, tally);
-      }
-    }
-    return [...byUnit.values()].map((tally) => tally.converged / tally.runs);
-  };
+  const units = (results: LoadedResults) =>
+    unitMeans(
+      matched.flatMap((key) => {
+        const data = dataKey(results.points.get(key)!);
+        return (results.outcomes.get(key) ?? []).map(({ repeat, converged }) => ({ unit: unitOf(data, repeat), score: converged ? 1 : 0 }));
+      }),
+    );
   const before = units(baseline);
   const after = units(current);
-  const mean = (values: readonly number[]) => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
-  const [b, c] = [mean(before), mean(after)];
+  const meanOf = (values: readonly number[]) => (values.length === 0 ? null : mean(values as number[]));
+  const [b, c] = [meanOf(before), meanOf(after)];
   const moved = b !== null && c !== null && c < b;
   const twoSided = mannWhitneyP(before, after);
   const p = twoSided === null ? null : moved ? twoSided / 2 : 1;
@@ -236,47 +229,59 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
  */
 function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[]): Check {
   const column = metricColumn(rule.metric, baseline);
-  const units = [new Map<string, { sum: number; runs: number }>(), new Map<string, { sum: number; runs: number }>()];
+  const scored: { unit: string; score: number }[][] = [[], []];
   for (const key of matched) {
-    const sides = [baseline, current].map((results) =>
-      (results.runs.get(key) ?? []).flatMap((row) => {
-        const value = (row as unknown as Record<string, number | null | undefined>)[column];
-        return typeof value === "number" ? [{ value, repeat: row.repeat }] : [];
-      }),
-    );
+    const sides = [baseline, current].map((results) => columnValues(results, key, column));
     const pooled = [...sides[0]!, ...sides[1]!].map((run) => run.value).sort((x, y) => x - y);
-    if (pooled.length === 0) continue;
     const data = dataKey(baseline.points.get(key)!);
-    sides.forEach((runs, s) => {
-      for (const { value, repeat } of runs) {
-        const unit = `${data}#${repeat}`;
-        const tally = units[s]!.get(unit) ?? { sum: 0, runs: 0 };
-        tally.sum += midRankShare(pooled, value);
-        tally.runs++;
-        units[s]!.set(unit, tally);
-      }
+    sides.forEach((runs, side) => {
+      for (const { value, repeat } of runs) scored[side]!.push({ unit: unitOf(data, repeat), score: midRankShare(pooled, value) });
     });
   }
-  const scores = units.map((byUnit) => [...byUnit.values()].map((tally) => tally.sum / tally.runs));
+  const scores = scored.map(unitMeans);
   const changes = checks
     .filter((check) => check.rule === rule.text && check.point !== null)
     .map((check) => (rule.threshold.relative ? check.relativeChange : check.change))
-    .filter((change): change is number => change !== null)
-    .sort((x, y) => x - y);
-  const median = changes.length === 0 ? null : (changes[(changes.length - 1) >> 1]! + changes[changes.length >> 1]!) / 2;
-  const moved = median !== null && Math.abs(median) > rule.threshold.value;
+    .filter((change): change is number => change !== null);
+  const middle = changes.length === 0 ? null : median(changes);
+  const moved = middle !== null && Math.abs(middle) > rule.threshold.value;
   return {
     point: null,
     rule: rule.text,
     column: `${column}, median change over the points${rule.threshold.relative ? " (relative)" : ""}`,
     baseline: 0,
-    current: median,
-    change: median,
+    current: middle,
+    change: middle,
     relativeChange: null,
     p: mannWhitneyP(scores[0]!, scores[1]!),
     moved,
     certain: false,
   };
+}
+
+/** A point's converged runs' values of `column`, with their repeats, in run order (runs without a value left out). */
+function columnValues(results: LoadedResults, key: string, column: string): { value: number; repeat: number }[] {
+  return (results.runs.get(key) ?? []).flatMap((row) => {
+    const value = (row as unknown as Record<string, number | null | undefined>)[column];
+    return typeof value === "number" ? [{ value, repeat: row.repeat }] : [];
+  });
+}
+
+/** The unit of a run: the set of runs that share its data set (its point's data key, its repeat; see sweepConvergence). */
+function unitOf(data: string, repeat: number): string {
+  return `${data}#${repeat}`;
+}
+
+/** The mean score of each unit, in the order the units first appear. */
+function unitMeans(scored: readonly { readonly unit: string; readonly score: number }[]): number[] {
+  const byUnit = new Map<string, { sum: number; runs: number }>();
+  for (const { unit, score } of scored) {
+    const tally = byUnit.get(unit) ?? { sum: 0, runs: 0 };
+    tally.sum += score;
+    tally.runs++;
+    byUnit.set(unit, tally);
+  }
+  return [...byUnit.values()].map((tally) => tally.sum / tally.runs);
 }
 
 /** The share of `sorted` below `value`, ties counted half: the mid-rank percentile, in (0, 1). */
