@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import type { Argv } from "yargs";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { WriteError } from "../files/write-error.js";
@@ -8,7 +7,7 @@ import type { RunRow } from "../run/run-types.js";
 import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
-import { runExperiment, type RunReport } from "../runner/run-experiment.js";
+import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
@@ -90,7 +89,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const interruption = interruptOnSignals(info);
   const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });
   const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
-  const resumeCommand = `perceptron-lab run ${path} --out ${argv.out ?? join("results", experiment.name)}${shardFlag} --resume`;
+  const resumeCommand = `perceptron-lab run ${path} --out ${argv.out ?? defaultResultFolder(experiment)}${shardFlag} --resume`;
   let report: RunReport;
   try {
     report = await runExperiment(loaded, {

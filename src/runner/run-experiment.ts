@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
@@ -78,6 +79,11 @@ export interface RunReport {
   readonly wallSeconds: number;
 }
 
+/** Where an experiment's results go when no folder is named: results/<name> under the working folder. */
+export function defaultResultFolder(experiment: Pick<Experiment, "name">): string {
+  return join("results", experiment.name);
+}
+
 /**
  * Runs an experiment's sweep through the worker pool and writes its result folder.
  *
@@ -97,7 +103,7 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
-  const outDir = options.outDir ?? join("results", loaded.experiment.name);
+  const outDir = options.outDir ?? defaultResultFolder(loaded.experiment);
   checkResultFolder(outDir, "--out");
   const lock = lockResultFolder(outDir, "run");
   try {
