@@ -6,6 +6,12 @@ export function temporaryName(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp`);
 }
 
+/** The file a temporary name (see temporaryName) stands for, or null when the name is not one. */
+export function replacedBy(temporary: string): string | null {
+  const name = basename(temporary);
+  return name.startsWith(".") && name.endsWith(".tmp") && name.length > 5 ? join(dirname(temporary), name.slice(1, -4)) : null;
+}
+
 /**
  * Replaces a file whole: the new text goes to a temporary file in the same folder (created exclusively,
  * never through a symlink), is synced, and renamed over the old one; the folder is synced. A kill or a

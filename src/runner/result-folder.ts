@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
-import { temporaryName } from "../files/atomic-file.js";
+import { replacedBy, temporaryName } from "../files/atomic-file.js";
 import { removePath } from "../files/checked-fs.js";
 import { PLOT_FILES } from "../report/plot-specs.js";
 import { REPORT_FILES } from "../report/write-report.js";
@@ -77,7 +77,8 @@ export function removeLeftovers(outDir: string): void {
 function removeOwnFiles(folder: string, own: (file: string) => boolean): void {
   if (!existsSync(folder)) return;
   for (const file of readdirSync(folder)) {
-    if (own(file) || (file.startsWith(".") && file.endsWith(".tmp") && own(file.slice(1, -4)))) removePath(join(folder, file));
+    const replaced = replacedBy(file);
+    if (own(file) || (replaced !== null && own(replaced))) removePath(join(folder, file));
   }
   try {
     rmdirSync(folder);
