@@ -1,3 +1,4 @@
+import { fdlibmPow } from "../math/fdlibm-pow.js";
 import { NormalSampler } from "../random/normal-sampler.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
@@ -54,7 +55,8 @@ export function generatePlanted(params: PlantedParameters, uniform: Uniform): Da
         rho = room;
         direction.set(v0);
       } else {
-        rho = room * Math.pow(uniform(), 1 / (d - 1));
+        // fdlibmPow, not Math.pow: engines differ in its last bit (THEORY.md, "Data versions")
+        rho = room * fdlibmPow(uniform(), 1 / (d - 1));
         orthogonalUnitVector(w, normal, direction);
       }
     }

@@ -1,8 +1,10 @@
+import { fdlibmLog } from "../math/fdlibm-log.js";
 import type { Uniform } from "./seeded-random.js";
 
 /**
  * Standard normal deviates by the Marsaglia polar method: two uniforms in the unit disc give two
- * independent normals, the second kept for the next call. No allocation per draw.
+ * independent normals, the second kept for the next call. No allocation per draw. The logarithm is
+ * fdlibmLog, not Math.log, which ECMAScript leaves to each engine (THEORY.md, "Data versions"); √ is exact.
  */
 export class NormalSampler {
   private spare = 0;
@@ -23,7 +25,7 @@ export class NormalSampler {
       v = 2 * this.uniform() - 1;
       s = u * u + v * v;
     } while (s >= 1 || s === 0);
-    const m = Math.sqrt((-2 * Math.log(s)) / s);
+    const m = Math.sqrt((-2 * fdlibmLog(s)) / s);
     this.spare = v * m;
     this.hasSpare = true;
     return u * m;
@@ -50,7 +52,7 @@ export class NormalSampler {
         v = 2 * uniform() - 1;
         s = u * u + v * v;
       } while (s >= 1 || s === 0);
-      const m = Math.sqrt((-2 * Math.log(s)) / s);
+      const m = Math.sqrt((-2 * fdlibmLog(s)) / s);
       out[i++] = u * m;
       if (i < end) out[i++] = v * m;
       else {
