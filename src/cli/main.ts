@@ -23,7 +23,13 @@ import { toolVersion } from "../runner/tool-info.js";
 async function main(args: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const debug = args.includes("--debug");
-  const cli = yargs(args)
+  let given: string[];
+  try {
+    given = standardInputArgument(args);
+  } catch (error) {
+    return reportError(error, debug);
+  }
+  const cli = yargs(given)
     .scriptName("perceptron-lab")
     .usage("$0 <command> [options]\n\nHow the perceptron converges, against what theory promises.")
     .command("run [experiment]", "Run an experiment's sweep and write its result tables", runBuilder, async (argv) => {
@@ -87,6 +93,22 @@ function argumentsAfterDashes(argv: { _: (string | number)[]; "--"?: (string | n
     return;
   }
   throw new UsageError(`unexpected argument${rest.length > 1 ? "s" : ""} after --: ${rest.join(" ")}`);
+}
+
+/** run's options that take a value: a `-` right after one of them is that value, not the experiment. */
+const RUN_VALUE_FLAGS = new Set(["--threads", "--out", "--run-timeout", "--worker-memory", "--shard", "--set"]);
+
+/**
+ * `run -` reads the experiment from standard input. yargs drops a lone `-` (it would then run the
+ * default experiment in silence), so it is passed on as `-- -`, which argumentsAfterDashes hands to run.
+ */
+function standardInputArgument(args: string[]): string[] {
+  if (args[0] !== "run") return args;
+  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  const dash = args.findIndex((arg, i) => i < end && arg === "-" && !RUN_VALUE_FLAGS.has(args[i - 1]!));
+  if (dash === -1) return args;
+  if (end < args.length) throw new UsageError("run: - (standard input) and an experiment after --: give one experiment");
+  return [...args.slice(0, dash), ...args.slice(dash + 1), "--", "-"];
 }
 
 function reportError(error: unknown, debug: boolean): number {

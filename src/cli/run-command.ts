@@ -1,6 +1,10 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
-import { loadExperiment } from "../experiment/load-experiment.js";
+import { experimentFromText, loadExperiment } from "../experiment/load-experiment.js";
+import { describePlan } from "../sweep/describe-plan.js";
+import { formatPlan } from "./format-plan.js";
+import { readStandardInput } from "./read-standard-input.js";
+import { shellWord } from "./shell-word.js";
 import { WriteError } from "../files/write-error.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
@@ -22,9 +26,16 @@ export function runBuilder(yargs: Argv) {
   return yargs
     .positional("experiment", {
       type: "string",
-      describe: `Experiment file (JSON); see experiments/schema.json`,
+      describe: `Experiment file (JSON, or YAML for .yaml/.yml; see experiments/schema.json), or - to read it from standard input`,
       default: DEFAULT_EXPERIMENT,
     })
+    .option("set", {
+      type: "string",
+      array: true,
+      requiresArg: true,
+      describe: "Override a key of the experiment, as Hydra does: --set grid.margin=0.01,0.02 --set repeats=50 (grid[1].n for the second of several grids; null removes a key); validated like the file and recorded in the manifest",
+    })
+    .option("dry-run", { type: "boolean", describe: "Print the plan (grid points, runs, skipped points, estimated work) and write nothing", default: false })
     .option("threads", {
       type: "number",
       describe: `Worker threads (1 to ${MAX_THREADS})`,
@@ -54,6 +65,8 @@ export function runBuilder(yargs: Argv) {
 
 interface RunArguments {
   experiment?: string;
+  set?: string[];
+  dryRun: boolean;
   threads: number;
   out?: string;
   resume: boolean;
@@ -75,9 +88,15 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
-  const path = experimentPath(argv.experiment ?? DEFAULT_EXPERIMENT);
-  const loaded = loadExperiment(path);
+  const overrides = (argv.set ?? []).map(String);
+  const given = argv.experiment ?? DEFAULT_EXPERIMENT;
+  const path = given === "-" ? "-" : experimentPath(given);
+  const loaded = path === "-" ? experimentFromText(readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });
   const { experiment } = loaded;
+  if (argv.dryRun) {
+    process.stdout.write(formatPlan(describePlan(experiment, shard ?? null), path, argv.out ?? defaultResultFolder(experiment)));
+    return EXIT.ok;
+  }
   const runs = planSweep(experiment).runCount;
   if (runs > MAX_RUNS_UNASKED && !argv.yes) {
     throw new UsageError(`${path}: the sweep has ${runs.toLocaleString("en")} runs, more than ${MAX_RUNS_UNASKED.toLocaleString("en")}: add --yes if you mean it`);
@@ -89,7 +108,8 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const interruption = interruptOnSignals(info);
   const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });
   const shardFlag = shard === undefined ? "" : ` --shard ${shard.index}/${shard.count}`;
-  const resumeCommand = `perceptron-lab run ${path} --out ${argv.out ?? defaultResultFolder(experiment)}${shardFlag} --resume`;
+  const setFlags = overrides.map((override) => ` --set ${shellWord(override)}`).join("");
+  const resumeCommand = `perceptron-lab run ${path === "-" ? "- < <the same experiment>" : shellWord(path)}${setFlags} --out ${argv.out ?? defaultResultFolder(experiment)}${shardFlag} --resume`;
   let report: RunReport;
   try {
     report = await runExperiment(loaded, {

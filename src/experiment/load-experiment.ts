@@ -3,26 +3,48 @@ import { basename, extname } from "node:path";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GeneratorName, type GridInput } from "./experiment-schema.js";
+import { applyOverrides } from "./apply-overrides.js";
+import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
 import { InputError, readInputFile } from "./input-error.js";
 
 /** An experiment as read from its file, with what a manifest needs to reproduce it. */
 export interface LoadedExperiment {
+  /** The file, or `-` for standard input. */
   readonly path: string;
   readonly experiment: Experiment;
-  /** The file's parsed JSON, as written. */
+  /** The file's parsed content (JSON or YAML) with the overrides applied: what was validated and run. */
   readonly source: unknown;
-  /** SHA-256 of the file's bytes. */
+  /** SHA-256 of the file's bytes, followed by the overrides (`\n--set key=value` each) when there are any. */
   readonly hash: string;
+  /** The `--set` overrides, in order (README, "Overrides"); none when absent. */
+  readonly overrides?: readonly string[];
 }
 
-/** Reads, parses and validates an experiment file; every failure is an InputError of one line. */
-export function loadExperiment(path: string): LoadedExperiment {
-  const text = readInputFile(path, "experiment file");
-  const source = parseJson(text, path);
-  const fallbackName = nameFromPath(path);
-  const experiment = parseExperiment(source, fallbackName, path);
-  return { path, experiment, source, hash: createHash("sha256").update(text).digest("hex") };
+export interface LoadOptions {
+  /** Hydra-style overrides (`grid.margin=0.01,0.02`), applied in order before validation. */
+  readonly overrides?: readonly string[];
+}
+
+/** Reads, parses and validates an experiment file (JSON, or YAML for .yaml/.yml); every failure is an InputError of one line. */
+export function loadExperiment(path: string, options: LoadOptions = {}): LoadedExperiment {
+  return experimentFromText(readInputFile(path, "experiment file"), path, options);
+}
+
+/**
+ * An experiment from its text, as if read from `path` (`-`: standard input, named "standard input" in
+ * messages, "stdin" by default; JSON if it opens with `{`, else YAML).
+ */
+export function experimentFromText(text: string, path: string, options: LoadOptions = {}): LoadedExperiment {
+  const overrides = options.overrides ?? [];
+  const where = path === "-" ? "standard input" : path;
+  const parsed = parseExperimentText(text, where, experimentFormat(path, text));
+  const source = overrides.length === 0 ? parsed : applyOverrides(parsed, overrides);
+  const context = overrides.length === 0 ? where : `${where} with ${overrides.map((o) => `--set ${o}`).join(" ")}`;
+  const experiment = parseExperiment(source, path === "-" ? "stdin" : nameFromPath(path), context);
+  const hash = createHash("sha256").update(text);
+  for (const override of overrides) hash.update(`\n--set ${override}`);
+  return { path, experiment, source, hash: hash.digest("hex"), ...(overrides.length === 0 ? {} : { overrides }) };
 }
 
 /**
@@ -65,23 +87,6 @@ function depthOf(value: unknown): number {
     if (item !== null && typeof item === "object") for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
   return deepest;
-}
-
-function parseJson(text: string, path: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
-    if (text.trim() === "") throw new InputError(`${path}: the file is empty, expected a JSON object`);
-    if (position) {
-      const offset = Number(position[1]);
-      const before = text.slice(0, offset).split("\n");
-      const reason = message.replace(/\s*in JSON at position \d+.*$/, "").replace(/\s*\(line \d+ column \d+\)$/, "");
-      throw new InputError(`${path}:${before.length}:${before.at(-1)!.length + 1}: invalid JSON: ${reason}`);
-    }
-    throw new InputError(`${path}: invalid JSON: ${message}`);
-  }
 }
 
 function resolveExperiment(input: ExperimentInput, fallbackName: string): Experiment {

@@ -13,7 +13,7 @@ import type { ToolInfo } from "./tool-info.js";
 export interface Manifest {
   readonly status: "running" | "interrupted" | "complete";
   readonly tool: ToolInfo;
-  readonly experiment: { readonly path: string; readonly hash: string; readonly name: string; readonly source: unknown };
+  readonly experiment: { readonly path: string; readonly hash: string; readonly name: string; readonly source: unknown; readonly overrides?: readonly string[] };
   readonly resolved: Experiment;
   /** The shard the folder holds, or null for a whole sweep. */
   readonly shard: Shard | null;

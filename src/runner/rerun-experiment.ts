@@ -30,9 +30,9 @@ export interface RerunReport {
 export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
   const manifest = readManifest(folder, "rerun needs a result folder written by perceptron-lab run");
   requireComplete(folder, manifest);
-  const { source, hash, name, path } = manifest.experiment;
+  const { source, hash, name, path, overrides } = manifest.experiment;
   const experiment = parseExperiment(source, name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`);
-  await runExperiment({ path, experiment, source, hash }, { outDir, ...(threads === undefined ? {} : { threads }) });
+  await runExperiment({ path, experiment, source, hash, ...(overrides ? { overrides } : {}) }, { outDir, ...(threads === undefined ? {} : { threads }) });
   const differences = TABLE_FILES.flatMap((file) => {
     const difference = compareFiles(join(folder, file), join(outDir, file));
     return difference === undefined ? [] : [{ file, line: difference }];

@@ -14,7 +14,7 @@ import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
-import { ShardSplit, type Shard } from "../sweep/shard.js";
+import { allRepeats, shardRepeats, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import type { Manifest } from "./manifest.js";
@@ -160,7 +160,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
     writeManifest(outDir, {
       status,
       tool,
-      experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source },
+      experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source, ...(loaded.overrides ? { overrides: loaded.overrides } : {}) },
       resolved: experiment,
       shard,
       options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false },
@@ -267,16 +267,6 @@ function checkComplete(outDir: string, c: { runs: number; plannedRuns: number; s
   }
 }
 
-function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; repeat: number }> {
-  for (const point of plan.points()) for (let repeat = 0; repeat < plan.repeats; repeat++) yield { point, repeat };
-}
-
-/** The runs of one shard, in sweep order (see ShardSplit). */
-function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: SweepPoint) => number): Generator<{ point: SweepPoint; repeat: number }> {
-  const split = new ShardSplit(shard);
-  for (const { point, repeat } of allRepeats(plan)) if (split.takes(costOf(point))) yield { point, repeat };
-}
-
 /** No run of the sweep is estimated to cost more than a batch's target, so every batch is short (points streamed, not held). */
 function allShort(plan: SweepPlan, short: (point: SweepPoint) => boolean): boolean {
   for (const point of plan.points()) if (!short(point)) return false;
@@ -325,7 +315,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
     if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);
   } else if (manifest.experiment.hash !== loaded.hash && !options.force) {
     throw new InputError(
-      `${outDir} was made from a different experiment file (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
+      `${outDir} was made from a different experiment file or --set overrides (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
         "--resume --force reuses the runs that still match it, --overwrite starts over",
     );
   }

@@ -1,3 +1,6 @@
+import type { SweepPlan } from "./plan-sweep.js";
+import type { SweepPoint } from "./run-batch.js";
+
 /** Shard `index` of `count`, counted from 1 as vitest and jest do. */
 export interface Shard {
   readonly index: number;
@@ -24,4 +27,15 @@ export class ShardSplit {
     load[target]! += cost;
     return target === this.shard.index - 1;
   }
+}
+
+/** Every run of a sweep as (point, repeat), in sweep order. */
+export function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; repeat: number }> {
+  for (const point of plan.points()) for (let repeat = 0; repeat < plan.repeats; repeat++) yield { point, repeat };
+}
+
+/** The runs of one shard, in sweep order (see ShardSplit). */
+export function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: SweepPoint) => number): Generator<{ point: SweepPoint; repeat: number }> {
+  const split = new ShardSplit(shard);
+  for (const { point, repeat } of allRepeats(plan)) if (split.takes(costOf(point))) yield { point, repeat };
 }

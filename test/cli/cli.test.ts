@@ -17,8 +17,8 @@ const ENTRY_POINTS = {
   typescriptWithV8Option: ["--max-old-space-size=3000", "--import", "tsx", "src/cli/main.ts"],
 } as const;
 
-function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled", env: NodeJS.ProcessEnv = {}) {
-  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true", ...env } });
+function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled", env: NodeJS.ProcessEnv = {}, input = "") {
+  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true", ...env }, input });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -110,6 +110,75 @@ describe("perceptron-lab run", () => {
       code: 2,
       stderr: "Error: --run 240: the sweep has 240 runs, numbered 0 to 239\n",
     });
+  });
+});
+
+describe("perceptron-lab run: YAML, standard input, --set and --dry-run", () => {
+  const folder = temporaryFolder();
+  const quick = join(folder, "quick");
+
+  beforeAll(() => {
+    expect(cli(["run", "experiments/quick.json", "--out", quick, "--quiet", "--no-report"]).code).toBe(0);
+  });
+
+  it("runs a YAML experiment, and one piped to `run -` (JSON or YAML), to the same tables as the JSON file", () => {
+    const runs = [
+      ["yaml", ["run", "experiments/quick.yaml"], ""],
+      ["stdin-json", ["run", "-"], read(".", "experiments/quick.json")],
+      ["stdin-yaml", ["run", "--quiet", "-"], read(".", "experiments/quick.yaml")],
+    ] as const;
+    for (const [name, args, input] of runs) {
+      const out = join(folder, name);
+      expect(cli([...args, "--out", out, "--quiet", "--no-report"], "compiled", {}, input)).toMatchObject({ code: 0, stderr: "" });
+      for (const file of TABLES) expect(read(out, file)).toBe(read(quick, file));
+    }
+    expect(JSON.parse(read(join(folder, "stdin-json"), "manifest.json")).experiment).toMatchObject({ path: "-", name: "quick" });
+    expect(cli(["run", "-", "--out", join(folder, "never")], "compiled", {}, "")).toMatchObject({
+      code: 2,
+      stderr: "Error: standard input: nothing came, expected an experiment (JSON or YAML)\n",
+    });
+    expect(existsSync(join(folder, "never"))).toBe(false);
+  });
+
+  it("applies --set like an edit of the file, records it in the manifest, and resumes only with the same overrides", () => {
+    const out = join(folder, "set");
+    const set = ["--set", "grid.margin=0.1,0.2", "--set", "repeats=2", "--set", "grid.init=zero"];
+    expect(cli(["run", "experiments/quick.json", ...set, "--out", out, "--quiet", "--no-report"])).toMatchObject({ code: 0, stderr: "" });
+    const manifest = JSON.parse(read(out, "manifest.json"));
+    expect(manifest.experiment.overrides).toEqual(["grid.margin=0.1,0.2", "repeats=2", "grid.init=zero"]);
+    expect(manifest.experiment.source).toMatchObject({ repeats: 2, grid: { margin: [0.1, 0.2], init: "zero", eta: [0.1, 1] } });
+    expect(manifest.counts.runs).toBe(2 * 2 * 2 * 2 * 2);
+    // the same sweep written as a file gives the same tables
+    const edited = join(folder, "edited.json");
+    const source = JSON.parse(read(".", "experiments/quick.json"));
+    writeFileSync(edited, JSON.stringify({ ...source, repeats: 2, grid: { ...source.grid, margin: [0.1, 0.2], init: "zero" } }));
+    expect(cli(["run", edited, "--out", join(folder, "edited"), "--quiet", "--no-report"]).code).toBe(0);
+    for (const file of TABLES) expect(read(join(folder, "edited"), file)).toBe(read(out, file));
+    // resume: the same overrides find the sweep complete; others are a different experiment
+    expect(cli(["run", "experiments/quick.json", ...set, "--out", out, "--resume"])).toMatchObject({ code: 0 });
+    const other = cli(["run", "experiments/quick.json", "--set", "repeats=2", "--out", out, "--resume"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/was made from a different experiment file or --set overrides/);
+    expect(cli(["run", "--set", "grid.margin=2", "--out", join(folder, "never")])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^Error: \S*experiments\/quick\.json with --set grid\.margin=2: grid\.margin: 2 must be smaller than radius 1\n$/),
+    });
+    // rerun reproduces a sweep made with overrides from its manifest
+    const rerun = cli(["rerun", out, "--out", join(folder, "set-rerun")]);
+    expect(rerun.code).toBe(0);
+  });
+
+  it("prints the plan with --dry-run and writes nothing", () => {
+    const out = join(folder, "dry");
+    const result = cli(["run", "experiments/margins.json", "--dry-run", "--set", "repeats=3", "--shard", "2/3", "--out", out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^margins \(\S*experiments\/margins\.json\): \d+ grid points × 3 repeats = \d+ runs\n/);
+    expect(result.stdout).toMatch(/^shard 2\/3: \d+ runs$/m);
+    expect(result.stdout).toMatch(/^estimated work: [\d.e+]+ multiply-adds/m);
+    expect(result.stdout).toContain(`would write to ${out}/ (no results there yet)`);
+    expect(existsSync(out)).toBe(false);
+    const again = cli(["run", "experiments/quick.json", "--dry-run", "--out", quick]);
+    expect(again.stdout).toContain(`would write to ${quick}/ (it holds a complete sweep of quick: run needs --resume or --overwrite)`);
   });
 });
 

@@ -111,7 +111,7 @@ describe("resume", () => {
     await interruptAfter(60, outDir);
     const changed = loaded({ ...source, grid: { ...source.grid, margin: [0.05, 0.1, 0.2] } }, "b".repeat(64));
     await expect(runExperiment(changed, { ...small, outDir, resume: true })).rejects.toThrow(
-      `${outDir} was made from a different experiment file (sha256 aaaaaaaaaaaa…, now bbbbbbbbbbbb…): --resume --force reuses the runs that still match it, --overwrite starts over`,
+      `${outDir} was made from a different experiment file or --set overrides (sha256 aaaaaaaaaaaa…, now bbbbbbbbbbbb…): --resume --force reuses the runs that still match it, --overwrite starts over`,
     );
     const forced = await runExperiment(changed, { ...small, outDir, resume: true, force: true });
     expect(forced.counts.reused).toBeGreaterThan(0);
