@@ -13,9 +13,11 @@
  */
 
 // Experiments: from a file or an object, validated.
-export { loadExperiment, parseExperiment, type LoadedExperiment } from "./experiment/load-experiment.js";
+export { loadExperiment, experimentFromText, parseExperiment, type LoadedExperiment, type LoadOptions } from "./experiment/load-experiment.js";
 export { experimentFromObject } from "./experiment/experiment-from-object.js";
-export type { Experiment, Grid } from "./experiment/experiment.js";
+export { applyOverrides } from "./experiment/apply-overrides.js";
+export type { Experiment, Grid, DataFileInfo } from "./experiment/experiment.js";
+export { describePlan, type PlanDescription } from "./sweep/describe-plan.js";
 export { InputError } from "./experiment/input-error.js";
 
 // Sweeps: run (with progress, an AbortSignal, resume, shards), merge shards, rerun, compare, report.
@@ -35,12 +37,14 @@ export type { RunRow, RunSpec, PointParameters } from "./run/run-types.js";
 export type { SummaryRow, Statistics } from "./aggregate/summary-types.js";
 
 // One data set: your own (CSV), or one the generators make; the perceptron and every bound on it.
-export { readDataCsv, parseDataCsv, type CsvDataSet } from "./dataset/read-data-csv.js";
+export { readDataCsv, parseDataCsv, readDataCsvSync, type CsvDataSet } from "./dataset/read-data-csv.js";
 export type { DataSet } from "./generators/data-set.js";
 export { fitDataSet, type FitReport } from "./run/fit-data-set.js";
 export type { LearnerOptions } from "./run/analyse-data-set.js";
 export { parseInit, type InitSpec } from "./perceptron/initial-weights.js";
-export { generateData } from "./generators/generate-data.js";
+export { generateData, type DataSets } from "./generators/generate-data.js";
+export { fdlibmPow } from "./math/fdlibm-pow.js";
+export { fdlibmLog } from "./math/fdlibm-log.js";
 export { createRandom } from "./random/seeded-random.js";
 export { executeRun } from "./run/execute-run.js";
 export { computeBounds, BOUND_NAMES, type BoundSet, type SeparatorBounds } from "./bounds/convergence-bounds.js";

@@ -41,6 +41,7 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
     repeat: 0,
     seed: 12345,
     generator: "planted",
+    data: null,
     n: 50,
     d: 5,
     margin: 0.1,

@@ -1,8 +1,13 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Argv } from "yargs";
 import { dataSetCsv } from "../dataset/data-csv.js";
 import { replayCommand } from "../dataset/replay-command.js";
 import { InputError } from "../experiment/input-error.js";
-import { loadExperiment } from "../experiment/load-experiment.js";
+import { loadExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
+import { OUTPUT_FILES } from "../export/result-writer.js";
+import { readManifest } from "../runner/manifest.js";
+import { recordedExperiment } from "../runner/recorded-experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { generateData } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
@@ -12,16 +17,22 @@ import { experimentPath, wholeNumberFlag } from "./shared-options.js";
 
 export function datasetBuilder(yargs: Argv) {
   return yargs
-    .positional("experiment", { type: "string", describe: "Experiment file (JSON)", demandOption: true })
+    .positional("experiment", { type: "string", describe: "Experiment file (JSON or YAML), or a result folder (its manifest's experiment: run, --shard or merge)", demandOption: true })
     .option("run", { type: "number", describe: "The run's index (the run column of runs.csv, from 0)", demandOption: true })
     .option("out", { type: "string", describe: "CSV file to write", defaultDescription: "stdout" });
 }
 
+/** An experiment file, or the experiment a result folder's manifest records. */
+function loadedExperimentOf(given: string): LoadedExperiment {
+  if (existsSync(join(given, OUTPUT_FILES.manifest))) return recordedExperiment(given, readManifest(given, "dataset needs a result folder's manifest"));
+  return loadExperiment(experimentPath(given));
+}
+
 export function datasetHandler(argv: { experiment: string; run: number; out?: string }): number {
   const index = wholeNumberFlag("run", argv.run, 0, Number.MAX_SAFE_INTEGER);
-  const { experiment } = loadExperiment(experimentPath(argv.experiment));
+  const { experiment, dataSets } = loadedExperimentOf(argv.experiment);
   const spec = findRun(experiment, index);
-  const data = generateData(spec, createRandom(spec.seed, "data"));
+  const data = generateData(spec, createRandom(spec.seed, "data"), dataSets);
   const csv = dataSetCsv(data);
   if (argv.out === undefined) process.stdout.write(csv);
   else if (argv.out.trim() === "") throw new InputError("--out is empty: name the CSV file (an unset variable in a script?)");

@@ -1,13 +1,14 @@
 import { csvLine } from "../export/csv-line.js";
 import type { DataSet } from "../generators/data-set.js";
-import { LABEL_COLUMN } from "./read-data-csv.js";
+import { LABEL_COLUMN, type CsvDataSet } from "./read-data-csv.js";
 
 /**
- * A data set as the CSV that `fit --data` reads: features x1..xd, then `label` (±1). Numbers are
- * written in their shortest round-trip form, so reading the file back gives the same doubles.
+ * A data set as the CSV that `fit --data` reads: its features (a CSV's own names, else x1..xd), then
+ * `label` (±1). Numbers are written in their shortest round-trip form, so reading the file back gives the
+ * same doubles.
  */
-export function dataSetCsv(data: DataSet, features?: readonly string[]): string {
-  const names = features ?? Array.from({ length: data.d }, (_, j) => `x${j + 1}`);
+export function dataSetCsv(data: DataSet | CsvDataSet, features?: readonly string[]): string {
+  const names = features ?? ("features" in data ? data.features : Array.from({ length: data.d }, (_, j) => `x${j + 1}`));
   const lines = [csvLine([...names, LABEL_COLUMN])];
   for (let i = 0; i < data.n; i++) {
     lines.push(csvLine([...data.x.subarray(i * data.d, (i + 1) * data.d), data.y[i]!]));

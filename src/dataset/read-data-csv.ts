@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { parse, type Options, type Parser } from "csv-parse";
+import { parse as parseSync } from "csv-parse/sync";
 import { InputError } from "../experiment/input-error.js";
 import type { DataSet } from "../generators/data-set.js";
 
@@ -48,6 +49,118 @@ function parsed(open: () => Readable, options: Options): Parser {
   return source.pipe(parser);
 }
 
+/** A broken rule of a record, found before its line is known: `index` counts records, 0 the header. */
+class RecordError extends Error {
+  constructor(readonly index: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * The rules of a data CSV, record by record, into growing typed arrays; shared by the streaming reader
+ * (fit) and the synchronous one (an experiment's data files). A broken rule throws a RecordError whose
+ * record index the reader turns into a line number, or an InputError when no line applies.
+ */
+class DataRows {
+  private header: string[] | null = null;
+  private labelIndex = -1;
+  private d = 0;
+  private n = 0;
+  private x = new Float64Array(1024);
+  private y = new Int8Array(1024);
+  private zeroOne = false;
+  private minusOne = false;
+  private index = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly options: ReadDataOptions,
+  ) {}
+
+  add(record: string[]): void {
+    const index = this.index++;
+    if (this.header === null) {
+      this.readHeader(record);
+      return;
+    }
+    const header = this.header;
+    const d = this.d;
+    if (record.length !== header.length) {
+      throw new RecordError(index, ` has ${record.length} field${record.length === 1 ? "" : "s"}, the header has ${header.length}`);
+    }
+    if ((this.n + 1) * d > this.x.length) {
+      // Writes past a typed array's end are dropped silently: grow to at least the row that comes.
+      const grown = new Float64Array(Math.max(this.x.length * 2, (this.n + 1) * d));
+      grown.set(this.x);
+      this.x = grown;
+    }
+    if (this.n >= this.y.length) {
+      const grown = new Int8Array(this.y.length * 2);
+      grown.set(this.y);
+      this.y = grown;
+    }
+    let j = 0;
+    for (let column = 0; column < record.length; column++) {
+      const cell = record[column]!;
+      if (column === this.labelIndex) {
+        const label = parseLabel(cell);
+        if (label === null) throw new RecordError(index, `, column "${LABEL_COLUMN}": ${JSON.stringify(cell)} is not a label; use -1/+1 or 0/1`);
+        if (cell === "0") this.zeroOne = true;
+        else if (label === -1) this.minusOne = true;
+        this.y[this.n] = label;
+        continue;
+      }
+      const value = cell === "" ? NaN : Number(cell);
+      if (!Number.isFinite(value)) {
+        const what = cell === "" ? "an empty field is not allowed" : `${JSON.stringify(cell)} ${/^[+-]?(nan|inf(inity)?)$/i.test(cell) ? "is not a finite number" : "is not a number"}`;
+        throw new RecordError(index, `, column "${header[column]}": ${what}`);
+      }
+      this.x[this.n * d + j] = value;
+      j++;
+    }
+    this.n++;
+  }
+
+  private readHeader(record: string[]): void {
+    const seen = new Set<string>();
+    for (const name of record) {
+      if (name === "") throw new RecordError(0, ": the header has an empty column name");
+      if (seen.has(name)) throw new RecordError(0, `: column "${name}" appears twice in the header`);
+      seen.add(name);
+    }
+    this.header = record;
+    this.labelIndex = record.indexOf(LABEL_COLUMN);
+    if (this.labelIndex < 0) this.fail(`no "${LABEL_COLUMN}" column in the header (columns: ${record.join(", ")})`);
+    this.d = record.length - 1;
+    if (this.d === 0) this.fail(`no feature column besides "${LABEL_COLUMN}"`);
+  }
+
+  finish(): CsvDataSet {
+    const { header, n, d } = this;
+    if (header === null) return this.fail(`the file is empty; expected a header row with a "${LABEL_COLUMN}" column and feature columns`);
+    if (n === 0) this.fail("no data rows after the header");
+    if (this.zeroOne && this.minusOne) this.fail(`column "${LABEL_COLUMN}" mixes 0 and -1 as the negative label; use one convention`);
+    const labels = this.y.slice(0, n);
+    if (!this.options.oneClass && isOneClass(labels)) {
+      this.fail(`every label is ${labels[0]! > 0 ? "+1" : "-1"}: a classification needs both classes; --one-class accepts such data (the three-point family is one)`);
+    }
+    return { n, d, x: this.x.slice(0, n * d), y: labels, planted: null, features: header.filter((_, column) => column !== this.labelIndex) };
+  }
+
+  fail(message: string): never {
+    throw new InputError(`${this.path}: ${message}`);
+  }
+
+  /** A parser's or a read's error, as an InputError naming the file (and the line, when the parser knows it). */
+  failOn(error: unknown): never {
+    if (error instanceof InputError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && !code.startsWith("CSV_")) this.fail(`cannot read the data file (${code})`);
+    const line = (error as { lines?: number }).lines;
+    return this.fail(`${line === undefined ? "" : `line ${line}: `}malformed CSV (${(error as Error).message.replace(/^Invalid [^:]*: /, "")})`);
+  }
+}
+
 async function readRecords(open: () => Readable, path: string, options: ReadDataOptions): Promise<CsvDataSet> {
   /** Record `index` (0: the header) is on which line? Asked only on an error: it parses again with line info. */
   const lineOf = async (index: number): Promise<number> => {
@@ -57,88 +170,38 @@ async function readRecords(open: () => Readable, path: string, options: ReadData
     }
     return k;
   };
-  const fail = (message: string): never => {
-    throw new InputError(`${path}: ${message}`);
-  };
-  const failAt = async (index: number, message: string): Promise<never> => fail(`line ${await lineOf(index)}${message}`);
-
-  let header: string[] | null = null;
-  let labelIndex = -1;
-  let d = 0;
-  let n = 0;
-  let x = new Float64Array(1024);
-  let y = new Int8Array(1024);
-  let zeroOne = false;
-  let minusOne = false;
-  let index = 0;
+  const rows = new DataRows(path, options);
   try {
-    for await (const record of parsed(open, PARSE_OPTIONS) as AsyncIterable<string[]>) {
-      if (header === null) {
-        header = record;
-        const seen = new Set<string>();
-        for (const name of header) {
-          if (name === "") await failAt(0, ": the header has an empty column name");
-          if (seen.has(name)) await failAt(0, `: column "${name}" appears twice in the header`);
-          seen.add(name);
-        }
-        labelIndex = header.indexOf(LABEL_COLUMN);
-        if (labelIndex < 0) fail(`no "${LABEL_COLUMN}" column in the header (columns: ${header.join(", ")})`);
-        d = header.length - 1;
-        if (d === 0) fail(`no feature column besides "${LABEL_COLUMN}"`);
-        index++;
-        continue;
-      }
-      if (record.length !== header.length) {
-        await failAt(index, ` has ${record.length} field${record.length === 1 ? "" : "s"}, the header has ${header.length}`);
-      }
-      if ((n + 1) * d > x.length) {
-        // Writes past a typed array's end are dropped silently: grow to at least the row that comes.
-        const grown = new Float64Array(Math.max(x.length * 2, (n + 1) * d));
-        grown.set(x);
-        x = grown;
-      }
-      if (n >= y.length) {
-        const grown = new Int8Array(y.length * 2);
-        grown.set(y);
-        y = grown;
-      }
-      let j = 0;
-      for (let column = 0; column < record.length; column++) {
-        const cell = record[column]!;
-        if (column === labelIndex) {
-          const label = parseLabel(cell);
-          if (label === null) await failAt(index, `, column "${LABEL_COLUMN}": ${JSON.stringify(cell)} is not a label; use -1/+1 or 0/1`);
-          if (cell === "0") zeroOne = true;
-          else if (label === -1) minusOne = true;
-          y[n] = label!;
-          continue;
-        }
-        const value = cell === "" ? NaN : Number(cell);
-        if (!Number.isFinite(value)) {
-          const what = cell === "" ? "an empty field is not allowed" : `${JSON.stringify(cell)} ${/^[+-]?(nan|inf(inity)?)$/i.test(cell) ? "is not a finite number" : "is not a number"}`;
-          await failAt(index, `, column "${header[column]}": ${what}`);
-        }
-        x[n * d + j] = value;
-        j++;
-      }
-      n++;
-      index++;
-    }
+    for await (const record of parsed(open, PARSE_OPTIONS) as AsyncIterable<string[]>) rows.add(record);
   } catch (error) {
-    if (error instanceof InputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && !code.startsWith("CSV_")) fail(`cannot read the data file (${code})`);
-    const line = (error as { lines?: number }).lines;
-    return fail(`${line === undefined ? "" : `line ${line}: `}malformed CSV (${(error as Error).message.replace(/^Invalid [^:]*: /, "")})`);
+    if (error instanceof RecordError) rows.fail(`line ${await lineOf(error.index)}${error.message}`);
+    rows.failOn(error);
   }
-  if (header === null) return fail(`the file is empty; expected a header row with a "${LABEL_COLUMN}" column and feature columns`);
-  if (n === 0) fail("no data rows after the header");
-  if (zeroOne && minusOne) fail(`column "${LABEL_COLUMN}" mixes 0 and -1 as the negative label; use one convention`);
-  const labels = y.slice(0, n);
-  if (!options.oneClass && isOneClass(labels)) {
-    fail(`every label is ${labels[0]! > 0 ? "+1" : "-1"}: a classification needs both classes; --one-class accepts such data (the three-point family is one)`);
+  return rows.finish();
+}
+
+/**
+ * The same rules, read at once and synchronously (csv-parse's sync API): for the data files an experiment
+ * names, which are read while the experiment is loaded. The whole text is held, so this suits data sets
+ * of a few hundred MB at most; fit streams.
+ */
+export function readDataCsvSync(path: string, text: string, options: ReadDataOptions = {}): CsvDataSet {
+  const rows = new DataRows(path, options);
+  let records: { record: string[]; info: { lines: number } }[] = [];
+  try {
+    records = parseSync(text, { ...PARSE_OPTIONS, info: true }) as unknown as typeof records;
+  } catch (error) {
+    rows.failOn(error);
   }
-  return { n, d, x: x.slice(0, n * d), y: labels, planted: null, features: header.filter((_, column) => column !== labelIndex) };
+  for (const { record, info } of records) {
+    try {
+      rows.add(record);
+    } catch (error) {
+      if (error instanceof RecordError) rows.fail(`line ${info.lines}${error.message}`);
+      throw error;
+    }
+  }
+  return rows.finish();
 }
 
 function parseLabel(cell: string): 1 | -1 | null {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { DataSet } from "../generators/data-set.js";
 import { parseExperiment, type LoadedExperiment } from "./load-experiment.js";
 
 /**
@@ -9,6 +10,8 @@ import { parseExperiment, type LoadedExperiment } from "./load-experiment.js";
  */
 export function experimentFromObject(source: Record<string, unknown>, name = "experiment"): LoadedExperiment {
   const text = JSON.stringify(source);
-  const experiment = parseExperiment(source, name, `experiment ${typeof source.name === "string" ? source.name : name}`);
-  return { path: `(object: ${experiment.name})`, experiment, source, hash: createHash("sha256").update(text).digest("hex") };
+  const dataSets = new Map<string, DataSet>();
+  // The csv generator's data paths are relative to the working folder.
+  const experiment = parseExperiment(source, name, `experiment ${typeof source.name === "string" ? source.name : name}`, { dataSets });
+  return { path: `(object: ${experiment.name})`, experiment, source, hash: createHash("sha256").update(text).digest("hex"), ...(dataSets.size === 0 ? {} : { dataSets }) };
 }

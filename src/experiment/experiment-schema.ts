@@ -7,7 +7,7 @@ import { parseInit } from "../perceptron/initial-weights.js";
  * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
  */
 
-export const GENERATORS = ["planted", "orthonormal", "hadamard", "three-point"] as const;
+export const GENERATORS = ["planted", "orthonormal", "hadamard", "three-point", "csv"] as const;
 export const ORDERS = ["cyclic", "shuffle"] as const;
 
 // zod 4's number() refuses NaN and ±Infinity (JSON turns 1e400 into Infinity).
@@ -30,7 +30,10 @@ export const gridSchema = z
   .strictObject({
     generator: oneOrMany(z.enum(GENERATORS, { error: `must be one of ${GENERATORS.join(", ")}` }))
       .optional()
-      .describe("Data generators; default planted."),
+      .describe("Data generators; default planted; csv: the data files of `data`."),
+    data: oneOrMany(z.string({ error: "is not a string (a CSV file's path)" }).min(1, { error: "must not be empty" }))
+      .optional()
+      .describe("Data files for the csv generator: CSVs as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), paths relative to the experiment file; required by csv."),
     n: oneOrMany(positiveInteger)
       .optional()
       .describe("Number of points; required by planted, orthonormal and hadamard (three-point has 3)."),

@@ -4,6 +4,8 @@ import type { GeneratorName } from "./experiment-schema.js";
 /** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
 export interface Grid {
   readonly generator: readonly GeneratorName[];
+  /** The csv generator's data files, as written (keys of Experiment.dataFiles); null when not given. */
+  readonly data: readonly string[] | null;
   /** null: not given (three-point has n = 3). */
   readonly n: readonly number[] | null;
   /** null: d follows from n (structured families only). */
@@ -31,6 +33,18 @@ export interface Experiment {
   /** Whether every run computes the max-margin separator. */
   readonly optimal: boolean;
   readonly grids: readonly Grid[];
+  /** Every data file the grids name, by name as written: where it was read, its SHA-256 and its shape. */
+  readonly dataFiles: Readonly<Record<string, DataFileInfo>>;
+}
+
+/** A data file of the csv generator, as read when the experiment was loaded. */
+export interface DataFileInfo {
+  /** The absolute path it was read from. */
+  readonly path: string;
+  /** SHA-256 of its bytes: resume and rerun refuse a file that changed. */
+  readonly sha256: string;
+  readonly n: number;
+  readonly d: number;
 }
 
 export const EXPERIMENT_DEFAULTS = {

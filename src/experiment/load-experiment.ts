@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { basename, extname } from "node:path";
+import { basename, dirname, extname, resolve } from "node:path";
+import type { DataSet } from "../generators/data-set.js";
 import { planSweep } from "../sweep/plan-sweep.js";
-import { EXPERIMENT_DEFAULTS, type Experiment, type Grid } from "./experiment.js";
+import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GeneratorName, type GridInput } from "./experiment-schema.js";
 import { applyOverrides } from "./apply-overrides.js";
 import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
 import { InputError, readInputFile } from "./input-error.js";
+import { readDataFiles } from "./read-data-files.js";
 
 /** An experiment as read from its file, with what a manifest needs to reproduce it. */
 export interface LoadedExperiment {
@@ -19,11 +21,22 @@ export interface LoadedExperiment {
   readonly hash: string;
   /** The `--set` overrides, in order (README, "Overrides"); none when absent. */
   readonly overrides?: readonly string[];
+  /** The csv generator's data, read and checked at load (experiment.dataFiles says from where); none without. */
+  readonly dataSets?: ReadonlyMap<string, DataSet>;
 }
 
 export interface LoadOptions {
   /** Hydra-style overrides (`grid.margin=0.01,0.02`), applied in order before validation. */
   readonly overrides?: readonly string[];
+}
+
+export interface ParseOptions {
+  /** Where the csv generator's relative data paths start: the experiment file's folder (default: the working folder). */
+  readonly dataFolder?: string;
+  /** Filled with the data files' data sets as they are read, so that they need not be read again. */
+  readonly dataSets?: Map<string, DataSet>;
+  /** Data files as a manifest recorded them: each is read from its recorded path (rerun). */
+  readonly recorded?: Readonly<Record<string, DataFileInfo>>;
 }
 
 /** Reads, parses and validates an experiment file (JSON, or YAML for .yaml/.yml); every failure is an InputError of one line. */
@@ -41,10 +54,12 @@ export function experimentFromText(text: string, path: string, options: LoadOpti
   const parsed = parseExperimentText(text, where, experimentFormat(path, text));
   const source = overrides.length === 0 ? parsed : applyOverrides(parsed, overrides);
   const context = overrides.length === 0 ? where : `${where} with ${overrides.map((o) => `--set ${o}`).join(" ")}`;
-  const experiment = parseExperiment(source, path === "-" ? "stdin" : nameFromPath(path), context);
+  const dataSets = new Map<string, DataSet>();
+  const dataFolder = path === "-" ? process.cwd() : dirname(resolve(path));
+  const experiment = parseExperiment(source, path === "-" ? "stdin" : nameFromPath(path), context, { dataFolder, dataSets });
   const hash = createHash("sha256").update(text);
   for (const override of overrides) hash.update(`\n--set ${override}`);
-  return { path, experiment, source, hash: hash.digest("hex"), ...(overrides.length === 0 ? {} : { overrides }) };
+  return { path, experiment, source, hash: hash.digest("hex"), ...(overrides.length === 0 ? {} : { overrides }), ...(dataSets.size === 0 ? {} : { dataSets }) };
 }
 
 /**
@@ -58,13 +73,13 @@ export function nameFromPath(path: string): string {
 }
 
 /** Validates parsed JSON as an experiment; `where` prefixes the messages (a file name). */
-export function parseExperiment(source: unknown, fallbackName: string, where = "experiment"): Experiment {
+export function parseExperiment(source: unknown, fallbackName: string, where = "experiment", options: ParseOptions = {}): Experiment {
   // The schema's validator recurses into what it reads: a pathological nesting would overflow its stack.
   if (depthOf(source) > MAX_DEPTH) throw new InputError(`${where}: nested more than ${MAX_DEPTH} levels deep; an experiment is a few levels deep (grid, lists of values)`);
   const parsed = experimentSchema.safeParse(source, { reportInput: true });
   if (!parsed.success) throw new InputError(`${where}: ${formatIssue(parsed.error.issues[0]!, source)}`);
   try {
-    const experiment = resolveExperiment(parsed.data, fallbackName);
+    const experiment = resolveExperiment(parsed.data, fallbackName, options);
     checkEveryGridHasAPoint(experiment, Array.isArray(parsed.data.grid));
     return experiment;
   } catch (error) {
@@ -89,9 +104,19 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
-function resolveExperiment(input: ExperimentInput, fallbackName: string): Experiment {
+function resolveExperiment(input: ExperimentInput, fallbackName: string, options: ParseOptions): Experiment {
   const grids = Array.isArray(input.grid) ? input.grid : [input.grid];
   const many = Array.isArray(input.grid);
+  const resolvedGrids = grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid"));
+  // The csv generator's files, read (fit's rules) and hashed now: a mistake in one is an input error
+  // before anything runs, and their shapes give the grid points' n and d.
+  const written = new Map<string, string>();
+  resolvedGrids.forEach((grid, index) => {
+    if (!grid.generator.includes("csv")) return;
+    grid.data!.forEach((name, k) => written.set(name, written.get(name) ?? itemPath(many ? `grid[${index}]` : "grid", "data", k, grids[index]!.data)));
+  });
+  const files = readDataFiles(written.keys(), options.dataFolder ?? process.cwd(), (name) => written.get(name)!, options.recorded);
+  for (const [name, data] of files.dataSets) options.dataSets?.set(name, data);
   return {
     name: input.name ?? fallbackName,
     description: input.description ?? null,
@@ -99,7 +124,8 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string): Experi
     repeats: input.repeats ?? EXPERIMENT_DEFAULTS.repeats,
     maxEpochs: input.maxEpochs ?? EXPERIMENT_DEFAULTS.maxEpochs,
     optimal: input.optimal ?? EXPERIMENT_DEFAULTS.optimal,
-    grids: grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid")),
+    grids: resolvedGrids,
+    dataFiles: files.infos,
   };
 }
 
@@ -113,6 +139,7 @@ function resolveGrid(input: GridInput, where: string): Grid {
   const generator = list(input.generator) ?? ["planted"];
   const grid: Grid = {
     generator,
+    data: list(input.data),
     n: list(input.n),
     d: list(input.d),
     margin: list(input.margin),
@@ -163,11 +190,12 @@ function resolveGrid(input: GridInput, where: string): Grid {
 }
 
 /** The grid keys each generator needs, beyond those with a default. */
-const REQUIRED_KEYS: Record<GeneratorName, readonly ("n" | "d" | "margin" | "c")[]> = {
+const REQUIRED_KEYS: Record<GeneratorName, readonly ("n" | "d" | "margin" | "c" | "data")[]> = {
   planted: ["n", "d", "margin"],
   orthonormal: ["n"],
   hadamard: ["n"],
   "three-point": ["c"],
+  csv: ["data"],
 };
 
 function itemPath(where: string, key: string, index: number, raw: unknown): string {

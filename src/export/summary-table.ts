@@ -9,6 +9,7 @@ const PARAMETER_COLUMNS = 10;
 /**
  * The table printed at the end of a run: per grid point, the median observed updates beside the median
  * of each bound, from the planted separator and (starred) from the max-margin one, and the best bound.
+ * The csv generator's points show their data file in the generator column.
  */
 export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
   const header = ["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates"];
@@ -16,7 +17,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
   const shown = rows.slice(0, TABLE_ROWS);
   const body = shown.map((row) => [
     String(row.point),
-    row.generator,
+    row.data === null ? row.generator : `csv ${row.data}`,
     String(row.n),
     String(row.d),
     format(row.margin ?? row.c),

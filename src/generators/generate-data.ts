@@ -6,8 +6,11 @@ import { generateOrthonormal } from "./orthonormal.js";
 import { generatePlanted } from "./planted.js";
 import { generateThreePoint } from "./three-point.js";
 
-/** The data set of a grid point, drawn from the run's `data` stream. */
-export function generateData(p: PointParameters, uniform: Uniform): DataSet {
+/** The data sets of the csv generator, by file name as the experiment writes it (read once, shared, never changed). */
+export type DataSets = ReadonlyMap<string, DataSet>;
+
+/** The data set of a grid point, drawn from the run's `data` stream (the csv generator's: its file's, from `dataSets`). */
+export function generateData(p: PointParameters, uniform: Uniform, dataSets?: DataSets): DataSet {
   switch (p.generator) {
     case "planted":
       return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset! }, uniform);
@@ -17,5 +20,10 @@ export function generateData(p: PointParameters, uniform: Uniform): DataSet {
       return generateHadamard(p.n, uniform);
     case "three-point":
       return generateThreePoint(p.c!);
+    case "csv": {
+      const data = dataSets?.get(p.data!);
+      if (data === undefined) throw new Error(`the data of ${p.data} were not handed to this run (a bug)`);
+      return data;
+    }
   }
 }

@@ -4,9 +4,11 @@ import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
+import type { DataSets } from "../generators/generate-data.js";
 import { errorRow } from "../run/execute-run.js";
 import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run-batch.js";
 import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
+import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
 
 export interface RunPoolOptions {
@@ -25,6 +27,8 @@ export interface RunPoolOptions {
   readonly shortBatches?: boolean;
   /** Faults planted for tests (see test-faults.ts). */
   readonly faults?: TestFaults;
+  /** The csv generator's data sets, shared with every thread (SharedArrayBuffers, one copy). */
+  readonly dataSets?: DataSets;
 }
 
 /**
@@ -77,7 +81,7 @@ export class RunPool {
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
       execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined,
-      workerData: { faults: options.faults, memoryMb: this.#memoryMb ?? undefined },
+      workerData: { faults: options.faults, memoryMb: this.#memoryMb ?? undefined, dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined },
       resourceLimits: {
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),

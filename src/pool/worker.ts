@@ -10,11 +10,13 @@ import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
 import { batchOutput, type BatchOutput } from "./batch-output.js";
+import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).
-const { faults, memoryMb } = (workerData as { faults?: TestFaults; memoryMb?: number } | undefined) ?? {};
+const { faults, memoryMb, dataSets: shared } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[] } | undefined) ?? {};
+const dataSets = dataSetsOf(shared);
 
 export default function runBatch(batch: RunBatch): BatchOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
@@ -29,7 +31,7 @@ export default function runBatch(batch: RunBatch): BatchOutput {
       const needMb = estimateRunMemory(spec) / 2 ** 20;
       if (needMb > memoryMb) return errorRow(spec, `the run's data need about ${Math.ceil(needMb)} MB, more than the worker's memory limit of ${memoryMb} MB (--worker-memory)`);
     }
-    return executeRunSafely(spec);
+    return executeRunSafely(spec, dataSets);
   });
   return batchOutput(rows);
 }

@@ -3,7 +3,7 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 /** The columns of the report's summary tables (HTML and Markdown): parameters, then medians. */
 export const REPORT_COLUMNS: readonly { readonly title: string; readonly value: (row: SummaryRow) => string }[] = [
   { title: "point", value: (row) => String(row.point) },
-  { title: "generator", value: (row) => row.generator },
+  { title: "generator", value: (row) => (row.data === null ? row.generator : `csv ${row.data}`) },
   { title: "n", value: (row) => String(row.n) },
   { title: "d", value: (row) => String(row.d) },
   { title: "margin", value: (row) => number(row.margin ?? row.c) },

@@ -1,5 +1,5 @@
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
-import { generateData } from "../generators/generate-data.js";
+import { generateData, type DataSets } from "../generators/generate-data.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { createRandom } from "../random/seeded-random.js";
@@ -16,10 +16,10 @@ import { RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, 
 export const VIOLATION_TOLERANCE = 1e-9;
 
 /** One run, start to end: generate → perceptron → bounds (planted and max-margin) → row. Throws on a bug. */
-export function executeRun(spec: RunSpec): RunRow {
+export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
-  const data = generateData(spec, createRandom(spec.seed, "data"));
+  const data = generateData(spec, createRandom(spec.seed, "data"), dataSets);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed },
@@ -105,9 +105,9 @@ function missesExpectation(spec: RunSpec, updates: number, converged: boolean, e
 }
 
 /** A run that throws becomes a row with status "error" and its message: the sweep goes on. */
-export function executeRunSafely(spec: RunSpec): RunRow {
+export function executeRunSafely(spec: RunSpec, dataSets?: DataSets): RunRow {
   try {
-    return executeRun(spec);
+    return executeRun(spec, dataSets);
   } catch (error) {
     return errorRow(spec, error instanceof Error ? error.message : String(error));
   }

@@ -6,6 +6,8 @@ import type { PresentationOrder } from "../perceptron/perceptron.js";
 /** The parameters of one grid point; null where the generator does not use the key. */
 export interface PointParameters {
   readonly generator: GeneratorName;
+  /** The csv generator's data file, as the experiment names it; null for the generated families. */
+  readonly data: string | null;
   readonly n: number;
   readonly d: number;
   readonly margin: number | null;
@@ -20,7 +22,7 @@ export interface PointParameters {
 }
 
 /** The keys of PointParameters, in column order: what identifies a grid point across folders. */
-export const POINT_KEYS = ["generator", "n", "d", "margin", "radius", "offset", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
+export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "offset", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
 
 /** The keys that identify a run (and open every row): its place in the sweep, its seed, its parameters. */
 export const RUN_KEYS = ["run", "grid", "point", "repeat", "seed", ...POINT_KEYS] as const;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { readManifest, requireComplete } from "./manifest.js";
+import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
 
@@ -17,9 +17,11 @@ export interface TableDifference {
 
 export interface RerunReport {
   readonly outDir: string;
+  /** The tables compared: the four, or a shard's two (runs.csv, runs.jsonl). */
+  readonly tables: readonly string[];
   readonly identical: boolean;
   readonly differences: readonly TableDifference[];
-  /** The tool that wrote the original, and this one, when they differ (version or commit). */
+  /** The tool that wrote the original, and this one, when they differ (version, commit or Node). */
   readonly toolChanged: { readonly then: ToolInfo; readonly now: ToolInfo } | null;
 }
 
@@ -30,17 +32,18 @@ export interface RerunReport {
 export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
   const manifest = readManifest(folder, "rerun needs a result folder written by perceptron-lab run");
   requireComplete(folder, manifest);
-  const { source, hash, name, path, overrides } = manifest.experiment;
-  const experiment = parseExperiment(source, name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`);
-  await runExperiment({ path, experiment, source, hash, ...(overrides ? { overrides } : {}) }, { outDir, ...(threads === undefined ? {} : { threads }) });
-  const differences = TABLE_FILES.flatMap((file) => {
+  // A shard's folder is rerun as that shard, and holds no summaries to compare.
+  const shard = manifest.shard ?? undefined;
+  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}) });
+  const tables = shard ? TABLE_FILES.filter((file) => file === OUTPUT_FILES.runsCsv || file === OUTPUT_FILES.runsJsonl) : TABLE_FILES;
+  const differences = tables.flatMap((file) => {
     const difference = compareFiles(join(folder, file), join(outDir, file));
     return difference === undefined ? [] : [{ file, line: difference }];
   });
   const now = toolInfo();
   const then = manifest.tool;
-  const changed = then.version !== now.version || then.git?.commit !== now.git?.commit || then.git?.dirty !== now.git?.dirty;
-  return { outDir, identical: differences.length === 0, differences, toolChanged: changed ? { then, now } : null };
+  const changed = then.version !== now.version || then.git?.commit !== now.git?.commit || then.git?.dirty !== now.git?.dirty || then.node !== now.node;
+  return { outDir, tables, identical: differences.length === 0, differences, toolChanged: changed ? { then, now } : null };
 }
 
 /** undefined when equal; else the first differing line (1-based), null when one is a prefix of the other. */

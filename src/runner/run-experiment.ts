@@ -4,8 +4,10 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
+import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
+import type { DataSets } from "../generators/generate-data.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
@@ -113,15 +115,17 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
     // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
     // tool's state and the manifest written.
+    const dataSets = loaded.dataSets ?? readRecordedDataSets(loaded.experiment.dataFiles, loaded.path);
     const pool = new RunPool({
       threads,
+      ...(dataSets.size === 0 ? {} : { dataSets }),
       shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
       ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
       ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
       ...(options.faults === undefined ? {} : { faults: options.faults }),
     });
     try {
-      return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock });
+      return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock, dataSets });
     } finally {
       await pool.close();
     }
@@ -143,10 +147,12 @@ interface SweepSetup {
   readonly previous: Previous | null;
   readonly pool: RunPool;
   readonly lock: FolderLock;
+  /** The csv generator's data sets (empty without). */
+  readonly dataSets: DataSets;
 }
 
 /** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
-async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock }: SweepSetup): Promise<RunReport> {
+async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
   const recorded = previous === null ? null : new RecordedRuns(previous.path);
   const reusable = (row: RunRow, spec: RunSpec) =>
@@ -236,7 +242,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const endedAt = new Date();
   const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
-  const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
+  const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -319,6 +325,8 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
         "--resume --force reuses the runs that still match it, --overwrite starts over",
     );
   }
+  // A changed data file would make the recorded runs wrong however the experiment matches (even with --force).
+  if (manifest !== null) checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
   const shardText = (shard: Shard | null | undefined) => (shard ? `shard ${shard.index}/${shard.count}` : "the whole sweep");
   if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
     throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or --overwrite`);

@@ -4,7 +4,7 @@ import { replayCommand } from "../dataset/replay-command.js";
 import type { Experiment } from "../experiment/experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
-import { generateData } from "../generators/generate-data.js";
+import { generateData, type DataSets } from "../generators/generate-data.js";
 import { createRandom } from "../random/seeded-random.js";
 import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 
@@ -29,14 +29,14 @@ export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
  * Writes the data set of each run that violated a bound to violations/run-<N>.csv in the result folder,
  * regenerated from its seed, so that `fit` can replay it; returns where each went and the command.
  */
-export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[]): ViolationRecord[] {
+export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[], dataSets?: DataSets): ViolationRecord[] {
   if (rows.length === 0) return [];
   makeFolder(join(outDir, VIOLATIONS_FOLDER));
   return rows.map((row) => {
     const spec = specOfRow(row, experiment);
     const data = join(VIOLATIONS_FOLDER, `run-${row.run}.csv`);
     const path = join(outDir, data);
-    const dataSet = generateData(spec, createRandom(spec.seed, "data"));
+    const dataSet = generateData(spec, createRandom(spec.seed, "data"), dataSets);
     writeFileAtomic(path, dataSetCsv(dataSet));
     return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, path) };
   });

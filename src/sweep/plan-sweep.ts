@@ -37,7 +37,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
   const gridPointCounts = experiment.grids.map((grid, gridIndex) => {
     let valid = 0;
     const reasons = new Map<string, number>();
-    for (const point of gridPoints(grid)) {
+    for (const point of gridPoints(grid, experiment.dataFiles)) {
       const reason = exclusionReason(point);
       if (reason === null) valid++;
       else reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
@@ -65,7 +65,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
 function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
   let point = 0;
   for (let grid = 0; grid < experiment.grids.length; grid++) {
-    for (const parameters of gridPoints(experiment.grids[grid]!)) {
+    for (const parameters of gridPoints(experiment.grids[grid]!, experiment.dataFiles)) {
       if (exclusionReason(parameters) !== null) continue;
       yield { grid, point, firstRun: point * experiment.repeats, parameters };
       point++;
@@ -74,8 +74,24 @@ function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
 }
 
 /** Every combination of one grid, valid or not. */
-export function* gridPoints(grid: Grid): Generator<PointParameters> {
+export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Generator<PointParameters> {
   for (const generator of grid.generator) {
+    if (generator === "csv") {
+      // A data file fixes n and d; the learner's keys sweep over it.
+      for (const data of grid.data!) {
+        const { n, d } = dataFiles[data]!;
+        for (const bias of grid.bias ?? [true]) {
+          for (const eta of grid.eta) {
+            for (const init of grid.init) {
+              for (const order of grid.order) {
+                yield { generator, data, n, d, margin: null, radius: null, offset: null, c: null, bias, eta, init, order };
+              }
+            }
+          }
+        }
+      }
+      continue;
+    }
     const planted = generator === "planted";
     const threePoint = generator === "three-point";
     const margins = planted ? grid.margin! : [null];
@@ -93,7 +109,7 @@ export function* gridPoints(grid: Grid): Generator<PointParameters> {
                   for (const eta of grid.eta) {
                     for (const init of grid.init) {
                       for (const order of grid.order) {
-                        yield { generator, n, d, margin, radius, offset, c, bias, eta, init, order };
+                        yield { generator, data: null, n, d, margin, radius, offset, c, bias, eta, init, order };
                       }
                     }
                   }
@@ -148,6 +164,8 @@ export function exclusionReason(p: PointParameters): string | null {
     case "three-point":
       if (!p.bias) return "three-point: needs bias true";
       if (p.n !== THREE_POINT.n || p.d !== THREE_POINT.d) return "three-point: has n = 3 and d = 1";
+      return null;
+    case "csv":
       return null;
   }
 }

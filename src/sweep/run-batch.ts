@@ -80,6 +80,9 @@ function dataParameters(p: PointParameters): Record<string, unknown> {
       return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
     case "three-point":
       return { generator: p.generator, c: p.c };
+    case "csv":
+      // the file's name as written: the data are the file's, the seed draws ŵ(0) and the permutations
+      return { generator: p.generator, data: p.data };
     default:
       return { generator: p.generator, n: p.n };
   }

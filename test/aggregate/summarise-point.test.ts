@@ -61,7 +61,7 @@ describe("summarisePoint", () => {
 describe("PointSummariser", () => {
   it("emits a point's summary when the next point starts, and the last at finish", () => {
     const summariser = new PointSummariser();
-    const rows = [spec(0, 0), spec(1, 0), spec(2, 1), spec(3, 2), spec(4, 2), spec(5, 3)].map(executeRun);
+    const rows = [spec(0, 0), spec(1, 0), spec(2, 1), spec(3, 2), spec(4, 2), spec(5, 3)].map((s) => executeRun(s));
     const batches = [[rows[0]!], [rows[1]!, rows[2]!, rows[3]!], [rows[4]!, rows[5]!]];
     const emitted = batches.map((batch) => summariser.add(digestRows(batch)).map((summary) => summary.point));
     expect(emitted).toEqual([[], [0, 1], [2]]);

@@ -52,9 +52,9 @@ describe("runs.csv and runs.jsonl", () => {
 
   it("write a hadamard run as expected", () => {
     const line = runLines([executeRun(spec)]).csv;
-    // run … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
+    // run … (data: empty, a generated family) … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
     // γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4, N = 4, best 4.
-    expect(line.startsWith("3,0,1,0,99,hadamard,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
+    expect(line.startsWith("3,0,1,0,99,hadamard,,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
     expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
   });
 

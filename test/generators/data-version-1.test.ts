@@ -10,7 +10,7 @@ import type { PointParameters } from "../../src/run/run-types.js";
 // whose Math.pow differs: the generators use fdlibmPow and fdlibmLog, never the engine's pow or log.
 // A change here is a change of data version 1: never update a digest to make this test pass.
 
-const base = { generator: "planted", n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic" } as const;
+const base = { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic" } as const;
 
 function point(overrides: Partial<PointParameters>): PointParameters {
   return { ...base, ...overrides };

@@ -18,7 +18,7 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     const batch: RunBatch = { settings: TEST_SETTINGS, ranges: [{ point: planted, from: 0, to: 2 }, { point: hadamard, from: 1, to: 2 }] };
     const specs = batchSpecs(batch);
     expect(specs.map((spec) => [spec.run, spec.point, spec.repeat])).toEqual([[0, 0, 0], [1, 0, 1], [3, 1, 1]]);
-    const rows = specs.map(executeRun);
+    const rows = specs.map((spec) => executeRun(spec));
     expect(await pool.run(batch)).toEqual(batchOutput(rows));
   });
 
@@ -39,6 +39,6 @@ describe("RunPool with short batches (each thread holds its next one)", () => {
   it("answers every batch with its own output, however many are in flight", async () => {
     const batches: RunBatch[] = Array.from({ length: 12 }, (_, k) => ({ settings: TEST_SETTINGS, ranges: [{ point: k % 2 === 0 ? planted : hadamard, from: k % 2, to: 2 }] }));
     const outputs = await Promise.all(batches.map((batch) => pool.run(batch)));
-    expect(outputs).toEqual(batches.map((batch) => batchOutput(batchSpecs(batch).map(executeRunSafely))));
+    expect(outputs).toEqual(batches.map((batch) => batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec)))));
   });
 });

@@ -1,0 +1,19 @@
+import { join } from "node:path";
+import type { DataSet } from "../generators/data-set.js";
+import { parseExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
+import { checkDataFilesUnchanged } from "../experiment/read-data-files.js";
+import { OUTPUT_FILES } from "../export/result-writer.js";
+import type { Manifest } from "./manifest.js";
+
+/**
+ * The experiment a result folder's manifest records (its contents as run, `--set` overrides applied, not
+ * the file on disk, which may have changed), with the csv generator's data read again from where the
+ * sweep read them and refused if their bytes changed.
+ */
+export function recordedExperiment(folder: string, manifest: Manifest): LoadedExperiment {
+  const { source, hash, name, path, overrides } = manifest.experiment;
+  const dataSets = new Map<string, DataSet>();
+  const experiment = parseExperiment(source, name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`, { recorded: manifest.resolved.dataFiles ?? {}, dataSets });
+  checkDataFilesUnchanged(manifest.resolved.dataFiles, experiment.dataFiles, folder);
+  return { path, experiment, source, hash, ...(overrides ? { overrides } : {}), ...(dataSets.size === 0 ? {} : { dataSets }) };
+}

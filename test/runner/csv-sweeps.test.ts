@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readDataCsv } from "../../src/dataset/read-data-csv.js";
+import { experimentFromObject } from "../../src/experiment/experiment-from-object.js";
+import { loadExperiment } from "../../src/experiment/load-experiment.js";
+import { parseInit } from "../../src/perceptron/initial-weights.js";
+import { fitDataSet } from "../../src/run/fit-data-set.js";
+import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { temporaryFolder } from "../helpers.js";
+
+const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
+const IRIS = "test/fixtures/iris-setosa.csv";
+
+/** An experiment file in its own folder, its data in a subfolder, named relative to the file. */
+function studyFolder(grid: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): { folder: string; file: string } {
+  const folder = temporaryFolder();
+  mkdirSync(join(folder, "data"));
+  copyFileSync(IRIS, join(folder, "data", "iris.csv"));
+  writeFileSync(join(folder, "data", "flip.csv"), "x,label\n1,1\n2,1\n-1,-1\n-3,-1\n");
+  const file = join(folder, "study.json");
+  const source = {
+    name: "study",
+    seed: 3,
+    repeats: 4,
+    grid: { generator: "csv", data: ["data/iris.csv", "data/flip.csv"], eta: [0.5, 1], init: ["zero", "normal:1"], order: ["cyclic", "shuffle"], ...grid },
+    ...extra,
+  };
+  writeFileSync(file, JSON.stringify(source));
+  return { folder, file };
+}
+
+const rowsOf = (folder: string) => readFileSync(join(folder, "runs.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+
+describe("the csv generator: sweeps over data files", () => {
+  it("runs every η, ŵ(0), order and repeat over each file, as fit would, and records each file's SHA-256", async () => {
+    const { folder, file } = studyFolder();
+    const outDir = join(folder, "out");
+    // from another working folder: the data paths are relative to the experiment file
+    const report = await runExperiment(loadExperiment(file), { outDir, threads: 2 });
+    expect(report.counts).toMatchObject({ runs: 2 * 2 * 2 * 2 * 4, errors: 0, violatingRuns: 0 });
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8"));
+    expect(manifest.resolved.dataFiles["data/iris.csv"]).toEqual({
+      path: join(folder, "data", "iris.csv"),
+      sha256: createHash("sha256").update(readFileSync(IRIS)).digest("hex"),
+      n: 150,
+      d: 4,
+    });
+    const rows = rowsOf(outDir);
+    expect(new Set(rows.map((row) => row.data))).toEqual(new Set(["data/iris.csv", "data/flip.csv"]));
+    for (const row of rows) expect(row).toMatchObject({ generator: "csv", margin: null, plantedMargin: null, converged: true, separable: true });
+    // THEORY.md's reference run on this file: cyclic, ŵ(0) = 0, η = 1, bias: 5 updates in 4 epochs
+    expect(rows.find((row) => row.data === "data/iris.csv" && row.init === "zero" && row.order === "cyclic" && row.eta === 1)).toMatchObject({ updates: 5, epochs: 4 });
+    // each repeat its own ŵ(0) draw and permutations (its own seed), the same data
+    const repeats = rows.filter((row) => row.data === "data/iris.csv" && row.init === "normal:1" && row.order === "shuffle" && row.eta === 1);
+    expect(new Set(repeats.map((row) => row.seed)).size).toBe(4);
+    // every row is what fit gives on the file with the row's seed
+    const iris = await readDataCsv(IRIS);
+    for (const row of rows.filter((r) => r.data === "data/iris.csv").slice(0, 16)) {
+      const fit = fitDataSet(iris, { bias: row.bias, eta: row.eta, init: parseInit(row.init) as never, order: row.order, maxEpochs: 100_000, seed: row.seed });
+      expect([fit.updates, fit.epochs]).toEqual([row.updates, row.epochs]);
+    }
+  });
+
+  it("writes byte-identical tables on 1 and 3 threads, and reruns to the same bytes from its manifest", async () => {
+    const { folder, file } = studyFolder();
+    const one = join(folder, "one");
+    const three = join(folder, "three");
+    await runExperiment(loadExperiment(file), { outDir: one, threads: 1 });
+    await runExperiment(loadExperiment(file), { outDir: three, threads: 3, batch: { maxRuns: 3 } });
+    for (const table of TABLES) expect(readFileSync(join(three, table), "utf8")).toBe(readFileSync(join(one, table), "utf8"));
+    const rerun = await rerunExperiment(one, join(folder, "rerun"), 2);
+    expect(rerun.differences).toEqual([]);
+  });
+
+  it("refuses to resume or rerun once a data file changed, even with --force", async () => {
+    const { folder, file } = studyFolder({}, { repeats: 2 });
+    const outDir = join(folder, "out");
+    await runExperiment(loadExperiment(file), { outDir, threads: 2 });
+    writeFileSync(join(folder, "data", "flip.csv"), "x,label\n1,1\n2,1\n-1,-1\n-4,-1\n");
+    const changed = /data file data\/flip\.csv changed since the sweep was run \(sha256 [0-9a-f]{12}…, now [0-9a-f]{12}…\): its runs cannot be reused; restore the file, or start over with --overwrite$/;
+    for (const force of [false, true]) {
+      await expect(runExperiment(loadExperiment(file), { outDir, threads: 2, resume: true, force })).rejects.toThrow(changed);
+    }
+    await expect(rerunExperiment(outDir, join(folder, "rerun"), 2)).rejects.toThrow(changed);
+    // --overwrite starts over with the new file
+    const report = await runExperiment(loadExperiment(file), { outDir, threads: 2, overwrite: true });
+    expect(report.outcome).toBe("complete");
+  });
+
+  it("names the grid entry and the file of a data file that cannot be read or breaks fit's rules", () => {
+    const { folder } = studyFolder();
+    const load = (data: unknown) => () => experimentFromObject({ grid: { generator: "csv", data } });
+    expect(load(join(folder, "missing.csv"))).toThrow(`experiment experiment: grid.data: ${join(folder, "missing.csv")}: cannot read the data file (ENOENT)`);
+    writeFileSync(join(folder, "bad.csv"), "x,label\n1,1\nabc,-1\n");
+    expect(load([join(folder, "data", "iris.csv"), join(folder, "bad.csv")])).toThrow(`experiment experiment: grid.data[1]: ${join(folder, "bad.csv")}: line 3, column "x": "abc" is not a number`);
+    expect(load(folder)).toThrow(`experiment experiment: grid.data: ${folder} is a folder, not a data file (a CSV with a header row)`);
+    expect(() => experimentFromObject({ grid: { generator: "csv" } })).toThrow("grid.data is required by the csv generator");
+  });
+});
