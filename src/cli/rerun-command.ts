@@ -27,11 +27,11 @@ export async function rerunHandler(argv: { folder: string; out?: string; threads
   }
   if (report.toolChanged) {
     const { then, now } = report.toolChanged;
-    const describe = (t: typeof then) => `${t.version}${t.git ? ` at ${t.git.commit.slice(0, 12)}${t.git.dirty ? " (dirty)" : ""}` : ""}`;
+    const describe = (t: typeof then) => `${t.version}${t.git ? ` at ${t.git.commit.slice(0, 12)}${t.git.dirty ? " (dirty)" : ""}` : ""} on Node ${t.node}`;
     process.stderr.write(`note: ${argv.folder} was written by perceptron-lab ${describe(then)}; this is ${describe(now)}\n`);
   }
   if (report.identical) {
-    process.stdout.write(`identical: the rerun in ${outDir}/ reproduces ${argv.folder}/ byte for byte (runs.csv, runs.jsonl, summary.csv, summary.json)\n`);
+    process.stdout.write(`identical: the rerun in ${outDir}/ reproduces ${argv.folder}/ byte for byte (${report.tables.join(", ")})\n`);
     return EXIT.ok;
   }
   for (const { file, line } of report.differences) {

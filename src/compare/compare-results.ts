@@ -97,6 +97,13 @@ export function compareResults(baselineFolder: string, currentFolder: string, ru
         "their runs drew different data sets, so their differences are not the code's; --allow-data-version-change compares them anyway",
     );
   }
+  const holds = (shard: LoadedResults["shard"]) => (shard === null ? "the whole sweep" : `shard ${shard.index}/${shard.count}`);
+  if (holds(baseline.shard) !== holds(current.shard)) {
+    // Another shard holds other repeats of the same points: its differences would be the split's, not the code's.
+    throw new InputError(
+      `${baselineFolder} holds ${holds(baseline.shard)}, ${currentFolder} ${holds(current.shard)}: compare like with like (the same shard of each sweep, or merge the shards first)`,
+    );
+  }
   const checks: Check[] = [];
   const matched: string[] = [];
   for (const [key, before] of baseline.points) {

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import type { Shard } from "../sweep/shard.js";
 import { readManifest, requireComplete } from "../runner/manifest.js";
+import { summaryRows } from "../runner/read-result-folder.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { ToolInfo } from "../runner/tool-info.js";
 import { POINT_KEYS, type RunRow } from "../run/run-types.js";
@@ -17,6 +17,8 @@ export interface LoadedResults {
   readonly optimal: boolean;
   /** THEORY.md, "Data versions": how the data were drawn (1 for folders that do not say). */
   readonly dataVersion: number;
+  /** The shard the folder holds (its summaries are then over the shard's runs), or null. */
+  readonly shard: Shard | null;
   /** Grid points by their parameters (pointKey). */
   readonly points: ReadonlyMap<string, SummaryRow>;
   /** The converged runs of each point, for the statistical tests. */
@@ -34,24 +36,15 @@ export function pointKey(p: Pick<SummaryRow, (typeof POINT_KEYS)[number]>): stri
  * The parameters that define a point's data (THEORY.md, seeds: η, ŵ(0), order and bias do not enter):
  * the runs of points with the same data key and the same repeat share their data set.
  */
-export function dataKey(p: Pick<SummaryRow, "generator" | "n" | "d" | "margin" | "radius" | "offset" | "c">): string {
-  return JSON.stringify([p.generator, p.n, p.d, p.margin, p.radius, p.offset, p.c]);
+export function dataKey(p: Pick<SummaryRow, "generator" | "data" | "n" | "d" | "margin" | "radius" | "offset" | "c">): string {
+  return JSON.stringify([p.generator, p.data, p.n, p.d, p.margin, p.radius, p.offset, p.c]);
 }
 
 export function loadResults(folder: string): LoadedResults {
-  const needs = "compare needs a complete result folder written by run (or merge)";
+  const needs = "compare needs a complete result folder written by run, run --shard or merge";
   const manifest = readManifest(folder, needs);
   requireComplete(folder, manifest);
-  const read = (file: string) => {
-    const path = join(folder, file);
-    if (!existsSync(path)) throw new InputError(`${folder}: no ${file}; ${needs}`);
-    try {
-      return JSON.parse(readFileSync(path, "utf8"));
-    } catch {
-      throw new InputError(`${path}: not valid JSON`);
-    }
-  };
-  const summary = read(OUTPUT_FILES.summaryJson) as SummaryRow[];
+  const summary = summaryRows(folder, manifest, needs);
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const runs = new Map<string, RunRow[]>();
   const outcomes = new Map<string, { repeat: number; converged: boolean }[]>();
@@ -63,7 +56,7 @@ export function loadResults(folder: string): LoadedResults {
     if (converged) append(runs, key, row);
   }
   const dataVersion = (manifest.resolved as { dataVersion?: number }).dataVersion ?? 1;
-  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, dataVersion, points, runs, outcomes };
+  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, dataVersion, shard: manifest.shard, points, runs, outcomes };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, value: T): void {

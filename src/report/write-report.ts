@@ -1,12 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { lockResultFolder } from "../runner/folder-lock.js";
 import { readManifest, requireComplete, type Manifest } from "../runner/manifest.js";
+import { summaryRows } from "../runner/read-result-folder.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { RunRow } from "../run/run-types.js";
 import { reportPlots } from "./plot-specs.js";
@@ -17,7 +16,7 @@ import { renderSvg } from "./render-svg.js";
 /** At most this many runs feed the per-run plots (every k-th run, so the same ones every time). */
 export const PLOTTED_RUNS = 4000;
 
-const REPORT_NEEDS = "report needs a complete result folder written by run (or merge)";
+const REPORT_NEEDS = "report needs a complete result folder written by run, run --shard or merge";
 
 export const REPORT_FILES = { html: "report.html", markdown: "report.md", plots: "plots" } as const;
 
@@ -39,9 +38,7 @@ export async function writeReport(folder: string, options: { readonly onNote?: (
 }
 
 async function writeReportFiles(folder: string, manifest: Manifest): Promise<string> {
-  const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
-  if (!existsSync(summaryPath)) throw new InputError(`${folder}: no summary.json; ${REPORT_NEEDS}`);
-  const summary = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
+  const summary = summaryRows(folder, manifest, REPORT_NEEDS);
   const total: number = manifest.counts.runs;
   const every = Math.max(1, Math.ceil(total / PLOTTED_RUNS));
   const runs: RunRow[] = [];
@@ -58,12 +55,14 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
   }
   const c = manifest.counts;
   const tool = manifest.tool;
-  const title = `perceptron-lab: ${manifest.experiment.name}`;
+  const shard = manifest.shard;
+  const title = `perceptron-lab: ${manifest.experiment.name}${shard === null ? "" : ` (shard ${shard.index}/${shard.count})`}`;
   const facts = [
     `${c.runs} runs in ${summary.length} grid points: ${c.converged} converged, ${c.notConverged} not converged, ${c.errors} errors, ${c.violatingRuns} violations.`,
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${every}th run (${runs.length} of ${c.runs}).`] : []),
+    ...(shard === null ? [] : [`Shard ${shard.index} of ${shard.count}: every summary is over this shard's runs of its grid point (some of its repeats); merge the shards for the whole sweep.`]),
   ];
   writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));
   const page = join(folder, REPORT_FILES.html);

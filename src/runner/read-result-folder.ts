@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { summariseRuns } from "../aggregate/summarise-runs.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
@@ -11,35 +12,48 @@ import { RecordStream } from "./recorded-runs.js";
 export interface ResultFolder {
   readonly folder: string;
   readonly manifest: Manifest;
-  /** One row per grid point (summary.json); empty for a shard's folder, which has none. */
+  /** One row per grid point (summary.json; for a complete shard's folder, which has none, summarised from its runs). */
   readonly summary: readonly SummaryRow[];
   /** Every run's row, in run order, read lazily from runs.jsonl, each record's check verified. */
   runs(): Generator<RunRow>;
 }
 
 /**
- * Opens a result folder written by run or merge: its manifest, its summary rows, and its runs as a
- * stream (a folder of 10⁶ runs is read a record at a time). A record that was changed after it was
+ * Opens a result folder written by run, merge or run --shard: its manifest, its summary rows, and its runs
+ * as a stream (a folder of 10⁶ runs is read a record at a time). A record that was changed after it was
  * written is refused (an InputError naming file and line), as every command of the tool refuses it.
  */
 export function readResultFolder(folder: string): ResultFolder {
   const manifest = readManifest(folder, "readResultFolder needs a result folder written by perceptron-lab run or merge");
-  const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
-  let summary: SummaryRow[] = [];
-  if (existsSync(summaryPath)) {
-    try {
-      summary = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
-    } catch {
-      throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
-    }
-  }
-  return {
-    folder,
-    manifest,
-    summary,
-    *runs() {
-      const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-      for (let row = stream.take(); row !== null; row = stream.take()) yield row;
-    },
+  const runs = function* () {
+    const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+    for (let row = stream.take(); row !== null; row = stream.take()) yield row;
   };
+  const summary = existsSync(join(folder, OUTPUT_FILES.summaryJson)) || manifest.shard === null || manifest.status !== "complete" ? readSummary(folder, manifest, null) : summariseRuns(runs());
+  return { folder, manifest, summary, runs };
+}
+
+/**
+ * The summary rows of a complete result folder: summary.json, or, for a shard's folder (which has none),
+ * summarised from its runs, each point over the shard's runs of it. `needs` words the error of a folder
+ * with neither (null: no summary is an empty list).
+ */
+export function summaryRows(folder: string, manifest: Manifest, needs: string): SummaryRow[] {
+  if (!existsSync(join(folder, OUTPUT_FILES.summaryJson)) && manifest.shard !== null) {
+    return summariseRuns(readResultFolder(folder).runs());
+  }
+  return readSummary(folder, manifest, needs);
+}
+
+function readSummary(folder: string, manifest: Manifest, needs: string | null): SummaryRow[] {
+  const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
+  if (!existsSync(summaryPath)) {
+    if (needs === null) return [];
+    throw new InputError(`${folder}: no summary.json; ${needs}`);
+  }
+  try {
+    return JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
+  } catch {
+    throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
+  }
 }
