@@ -37,6 +37,8 @@ export interface ParseOptions {
   readonly dataSets?: Map<string, DataSet>;
   /** Data files as a manifest recorded them: each is read from its recorded path (rerun). */
   readonly recorded?: Readonly<Record<string, DataFileInfo>>;
+  /** With `recorded`: take the recorded shapes and hashes as they are, reading no file (merge plans the sweep only). */
+  readonly recordedOnly?: boolean;
 }
 
 /** Reads, parses and validates an experiment file (JSON, or YAML for .yaml/.yml); every failure is an InputError of one line. */
@@ -115,7 +117,9 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     if (!grid.generator.includes("csv")) return;
     grid.data!.forEach((name, k) => written.set(name, written.get(name) ?? itemPath(many ? `grid[${index}]` : "grid", "data", k, grids[index]!.data)));
   });
-  const files = readDataFiles(written.keys(), options.dataFolder ?? process.cwd(), (name) => written.get(name)!, options.recorded);
+  const files = options.recordedOnly && options.recorded
+    ? recordedFiles(options.recorded, written)
+    : readDataFiles(written.keys(), options.dataFolder ?? process.cwd(), (name) => written.get(name)!, options.recorded);
   for (const [name, data] of files.dataSets) options.dataSets?.set(name, data);
   return {
     name: input.name ?? fallbackName,
@@ -127,6 +131,17 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     grids: resolvedGrids,
     dataFiles: files.infos,
   };
+}
+
+/** The recorded data files an experiment names, without reading them; one not recorded is an input error. */
+function recordedFiles(recorded: Readonly<Record<string, DataFileInfo>>, written: ReadonlyMap<string, string>): { infos: Record<string, DataFileInfo>; dataSets: Map<string, DataSet> } {
+  const infos: Record<string, DataFileInfo> = {};
+  for (const [name, where] of written) {
+    const info = recorded[name];
+    if (info === undefined) throw new InputError(`${where}: ${name} is not among the manifest's data files`);
+    infos[name] = info;
+  }
+  return { infos, dataSets: new Map() };
 }
 
 function list<T>(value: T | readonly T[] | undefined): readonly T[] | null {

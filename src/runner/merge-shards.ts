@@ -37,6 +37,10 @@ export async function mergeShards(
     if (manifest.experiment.hash !== first.experiment.hash) {
       throw new InputError(`${dir} is a shard of a different experiment file than ${shardDirs[0]} (sha256 ${manifest.experiment.hash.slice(0, 12)}… against ${first.experiment.hash.slice(0, 12)}…)`);
     }
+    const files = (m: typeof manifest) => JSON.stringify(Object.entries(m.resolved.dataFiles ?? {}).map(([name, info]) => [name, info.sha256]));
+    if (files(manifest) !== files(first)) {
+      throw new InputError(`${dir} read other data files than ${shardDirs[0]} (a data file changed between the shards' runs): rerun the shards on the same files`);
+    }
     const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);
     const twin = byIndex.get(index);
@@ -46,7 +50,11 @@ export async function mergeShards(
   const missing = Array.from({ length: count }, (_, k) => k + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) throw new InputError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((index) => `${index}/${count}`).join(", ")} missing`);
 
-  const experiment = parseExperiment(first.experiment.source, first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`);
+  // The plan needs the data files' shapes only, which the manifest records: the files themselves need not be here.
+  const experiment = parseExperiment(first.experiment.source, first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
+    recorded: first.resolved.dataFiles ?? {},
+    recordedOnly: true,
+  });
   const plan = planSweep(experiment);
   if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
   const lock = lockResultFolder(outDir, "merge");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readDataCsv } from "../../src/dataset/read-data-csv.js";
@@ -7,6 +7,7 @@ import { experimentFromObject } from "../../src/experiment/experiment-from-objec
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { parseInit } from "../../src/perceptron/initial-weights.js";
 import { fitDataSet } from "../../src/run/fit-data-set.js";
+import { mergeShards } from "../../src/runner/merge-shards.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
@@ -73,6 +74,23 @@ describe("the csv generator: sweeps over data files", () => {
     for (const table of TABLES) expect(readFileSync(join(three, table), "utf8")).toBe(readFileSync(join(one, table), "utf8"));
     const rerun = await rerunExperiment(one, join(folder, "rerun"), 2);
     expect(rerun.differences).toEqual([]);
+  });
+
+  it("shards and merges to the unsharded tables, the merge needing no data file, and refuses shards of different files", async () => {
+    const { folder, file } = studyFolder({}, { repeats: 3 });
+    const whole = join(folder, "whole");
+    await runExperiment(loadExperiment(file), { outDir: whole, threads: 2 });
+    const shards = [1, 2].map((index) => join(folder, `shard-${index}`));
+    for (const [k, outDir] of shards.entries()) await runExperiment(loadExperiment(file), { outDir, threads: 2, shard: { index: k + 1, count: 2 } });
+    rmSync(join(folder, "data"), { recursive: true });
+    await mergeShards(join(folder, "merged"), shards);
+    for (const table of TABLES) expect(readFileSync(join(folder, "merged", table), "utf8")).toBe(readFileSync(join(whole, table), "utf8"));
+    // shard 2 again, on a changed file: the shards no longer read the same data
+    mkdirSync(join(folder, "data"));
+    copyFileSync(IRIS, join(folder, "data", "iris.csv"));
+    writeFileSync(join(folder, "data", "flip.csv"), "x,label\n1,1\n2,1\n-1,-1\n-9,-1\n");
+    await runExperiment(loadExperiment(file), { outDir: shards[1]!, threads: 2, shard: { index: 2, count: 2 }, overwrite: true });
+    await expect(mergeShards(join(folder, "merged-2"), shards)).rejects.toThrow(`${shards[1]} read other data files than ${shards[0]} (a data file changed between the shards' runs)`);
   });
 
   it("refuses to resume or rerun once a data file changed, even with --force", async () => {
