@@ -203,7 +203,7 @@ describe("perceptron-lab compare", () => {
     expect(regression.code).toBe(1);
     expect(regression.stdout).toMatch(/^### perceptron-lab compare: REGRESSION\n\nFails: \d+ checks? failed\.\n/);
     expect(regression.stdout).toMatch(/\| fail \| `converged` \| whole sweep \| 1 \| 0\.5 \|/);
-    expect(cli(["compare", join(folder, "a"), join(folder, "missing")]).stderr).toBe(`Error: ${join(folder, "missing")}: no manifest.json; compare needs a complete result folder written by run (or merge)\n`);
+    expect(cli(["compare", join(folder, "a"), join(folder, "missing")]).stderr).toBe(`Error: ${join(folder, "missing")}: no manifest.json; compare needs a complete result folder written by run, run --shard or merge\n`);
   });
 });
 

@@ -60,5 +60,12 @@ describe("the packed package", () => {
     const dataset = run(cli, ["dataset", "experiments/margins.json", "--run", "0"], project);
     expect(dataset.status, dataset.stderr).toBe(0);
     expect(dataset.stdout.split("\n")[0]).toMatch(/^x1,.*label$/);
+    // The shipped csv experiment finds its data beside it, and YAML needs only the package's dependencies.
+    const iris = run(cli, ["run", "experiments/iris.json", "--quiet", "--no-report", "--threads", "1"], project);
+    expect(iris.status, iris.stderr).toBe(0);
+    expect(iris.stdout.split("\n")[1]).toMatch(/^0\s+csv data\/iris-setosa\.csv\s+150\s+4\s/);
+    const yaml = run(cli, ["run", "experiments/quick.yaml", "--dry-run"], project);
+    expect(yaml.status, yaml.stderr).toBe(0);
+    expect(yaml.stdout).toMatch(/^quick-yaml \(\S+experiments\/quick\.yaml\): 48 grid points × 5 repeats = 240 runs$/m);
   });
 });
