@@ -10,7 +10,8 @@
  *             reference (typescriptMaddsPerSecond). With --c-reference, also the same loop in C
  *             (scripts/reference-kernel.c) compiled with gcc -O3 and with -O3 -march=native -ffast-math,
  *             on the same data (cReference).
- * generation  random values per second of the planted generator (n·d per data set).
+ * generation  random values per second of the planted generator (n·d per data set), and standard normals
+ *             per second filling an array of 2^20, for each data version (THEORY.md, "Data versions").
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data: medians over 201, 21 and 3 data sets, so that
  *             the small case is timed with the solver compiled, as in a sweep of thousands of runs.
@@ -47,6 +48,8 @@ import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
+import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../src/random/data-version.js";
+import { createDraws } from "../src/random/random-draws.js";
 import { createRandom } from "../src/random/seeded-random.js";
 import { typeScriptExecArgv } from "../src/pool/run-pool.js";
 import type { RunBatch } from "../src/sweep/run-batch.js";
@@ -131,8 +134,14 @@ function cKernel(u: Float64Array, n: number, dim: number, epochs: number, update
 function generation() {
   const n = 2000;
   const d = 100;
-  const time = seconds(9, (k) => generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0 }, createRandom(100 + k, "data")));
-  return { n, d, valuesPerSecond: (n * d) / time };
+  const planted = (version: DataVersion) => (n * d) / seconds(9, (k) => generatePlanted({ n, d, margin: 0.1, radius: 1, offset: 0 }, createDraws(100 + k, "data", version)));
+  const normals = (version: DataVersion) => {
+    const out = new Float64Array(1 << 20);
+    const draws = createDraws(7, "data", version);
+    return out.length / seconds(9, () => draws.normal.fill(out));
+  };
+  const byVersion = Object.fromEntries(DATA_VERSIONS.map((version) => [version, { valuesPerSecond: planted(version), normalsPerSecond: normals(version) }]));
+  return { n, d, valuesPerSecond: byVersion[LATEST_DATA_VERSION]!.valuesPerSecond, byVersion };
 }
 
 function maxMargin() {
@@ -266,7 +275,11 @@ if (k) {
     console.log(`  C, gcc -O3 -march=native -ffast-math                  ${e(k.large.cReference.o3NativeFastMath.maddsPerSecond)}                         ${e(k.small.cReference.o3NativeFastMath.maddsPerSecond)}`);
   }
 }
-if (results.generation) console.log(`generation, values/s             ${e(results.generation.valuesPerSecond)} (planted, n 2 000, d 100)`);
+if (results.generation) {
+  for (const [version, figures] of Object.entries(results.generation.byVersion)) {
+    console.log(`generation, data version ${version}       ${e(figures.valuesPerSecond)} values/s (planted, n 2 000, d 100), ${e(figures.normalsPerSecond)} normals/s (filling 2^20)`);
+  }
+}
 if (results.maxMargin) {
   console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
   for (const row of results.maxMargin) {

@@ -54,6 +54,7 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
     order: "cyclic",
     maxEpochs: 100_000,
     optimal: true,
+    dataVersion: 1,
     ...overrides,
   };
 }
@@ -72,4 +73,4 @@ export function sweepPoint(point: number, parameters: PointParameters = pointPar
 }
 
 /** Sweep settings for batches built in tests. */
-export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true };
+export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true, dataVersion: 1 };

@@ -10,7 +10,7 @@ import { readManifest } from "../runner/manifest.js";
 import { recordedExperiment } from "../runner/recorded-experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { generateData } from "../generators/generate-data.js";
-import { createRandom } from "../random/seeded-random.js";
+import { createDraws } from "../random/random-draws.js";
 import { findRun } from "../sweep/find-run.js";
 import { EXIT } from "./cli-error.js";
 import { experimentPath, wholeNumberFlag } from "./shared-options.js";
@@ -32,7 +32,7 @@ export function datasetHandler(argv: { experiment: string; run: number; out?: st
   const index = wholeNumberFlag("run", argv.run, 0, Number.MAX_SAFE_INTEGER);
   const { experiment, dataSets } = loadedExperimentOf(argv.experiment);
   const spec = findRun(experiment, index);
-  const data = generateData(spec, createRandom(spec.seed, "data"), dataSets);
+  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets);
   const csv = dataSetCsv(data);
   if (argv.out === undefined) process.stdout.write(csv);
   else if (argv.out.trim() === "") throw new InputError("--out is empty: name the CSV file (an unset variable in a script?)");

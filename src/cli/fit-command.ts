@@ -4,6 +4,7 @@ import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
 import { ORDERS } from "../experiment/experiment-schema.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
+import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
@@ -20,6 +21,11 @@ export function fitBuilder(yargs: Argv) {
     })
     .option("order", { choices: ORDERS, describe: "Presentation order", default: EXPERIMENT_DEFAULTS.order })
     .option("seed", { type: "number", describe: "Seeds a random init and the shuffled order (a run's seed column replays it)", default: 1 })
+    .option("data-version", {
+      choices: DATA_VERSIONS,
+      describe: "How a random init and a shuffled order are drawn from the seed (THEORY.md, \"Data versions\"); a run's replay command names its sweep's",
+      default: LATEST_DATA_VERSION,
+    })
     .option("max-epochs", { type: "number", describe: "Epoch cap", default: EXPERIMENT_DEFAULTS.maxEpochs })
     .option("one-class", { type: "boolean", describe: "Accept data whose labels are all the same", default: false })
     .option("json", { type: "boolean", describe: "Print the report as JSON on stdout", default: false });
@@ -32,6 +38,7 @@ interface FitArguments {
   init: string;
   order: string;
   seed: number;
+  dataVersion: DataVersion;
   maxEpochs: number;
   oneClass: boolean;
   json: boolean;
@@ -49,7 +56,7 @@ export async function fitHandler(argv: FitArguments): Promise<number> {
     const layout = argv.bias ? `${data.d} feature weights and the bias, last` : `${data.d} feature weights (no bias)`;
     throw new UsageError(`--init: ${init.weights.length} weights given, the learner needs ${dim}: ${layout}`);
   }
-  const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed });
+  const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed, dataVersion: argv.dataVersion });
   process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(argv.data, report));
   if (report.violations > 0) {
     process.stderr.write(`Error: ${report.updates} updates exceed ${report.violations} bound${report.violations > 1 ? "s" : ""} of a separating vector, which is a bug\n`);
@@ -66,7 +73,7 @@ function humanReport(path: string, r: FitReport): string {
       : `max-margin γ* = ${r.margin} (${r.optimalStatus}${r.optimalStatus === "optimal" ? "" : `: ${r.note}`})`;
   const lines = [
     `data       ${path}: n = ${r.n} points, d = ${r.d} features`,
-    `learner    bias ${r.bias ? "yes" : "no"}, eta ${r.eta}, init ${r.init}, order ${r.order}, seed ${r.seed}, max epochs ${r.maxEpochs}`,
+    `learner    bias ${r.bias ? "yes" : "no"}, eta ${r.eta}, init ${r.init}, order ${r.order}, seed ${r.seed} (data version ${r.dataVersion}), max epochs ${r.maxEpochs}`,
     `result     ${r.converged ? "converged" : "NOT converged"}: ${r.updates} updates in ${r.epochs} epochs`,
     `radius     R = ${r.radius} (learner's coordinates, bias included)`,
     `separable  ${separable}; ${margin}`,

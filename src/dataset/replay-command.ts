@@ -6,7 +6,7 @@ import { isOneClass } from "./read-data-csv.js";
 export function replayCommand(spec: RunSpec, data: DataSet, path: string): string {
   return (
     `perceptron-lab fit --data ${path} ${spec.bias ? "--bias" : "--no-bias"} --eta ${spec.eta} ` +
-    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --max-epochs ${spec.maxEpochs}` +
+    `--init ${spec.init} --order ${spec.order} --seed ${spec.seed} --data-version ${spec.dataVersion} --max-epochs ${spec.maxEpochs}` +
     (isOneClass(data.y) ? " --one-class" : "")
   );
 }

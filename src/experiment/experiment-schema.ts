@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseInit } from "../perceptron/initial-weights.js";
+import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
 /**
  * The experiment file format (README, "Experiment files"), checked once at the edge. Every message is
@@ -83,6 +84,10 @@ export const experimentSchema = z
       .boolean({ error: "must be true or false" })
       .optional()
       .describe("Compute the max-margin separator and its bounds for every run (the slowest step); default true."),
+    dataVersion: z
+      .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
+      .optional()
+      .describe(`How the random data, initial weights and orders are drawn (THEORY.md, "Data versions"): 1 (alea, polar normals) or 2 (xoshiro128**, ziggurat normals, ~5× faster); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

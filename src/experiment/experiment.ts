@@ -1,4 +1,5 @@
 import type { PresentationOrder } from "../perceptron/perceptron.js";
+import type { DataVersion } from "../random/data-version.js";
 import type { GeneratorName } from "./experiment-schema.js";
 
 /** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
@@ -32,6 +33,8 @@ export interface Experiment {
   readonly maxEpochs: number;
   /** Whether every run computes the max-margin separator. */
   readonly optimal: boolean;
+  /** How the runs draw (THEORY.md, "Data versions"). */
+  readonly dataVersion: DataVersion;
   readonly grids: readonly Grid[];
   /** Every data file the grids name, by name as written: where it was read, its SHA-256 and its shape. */
   readonly dataFiles: Readonly<Record<string, DataFileInfo>>;

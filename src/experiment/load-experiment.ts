@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, extname, resolve } from "node:path";
 import type { DataSet } from "../generators/data-set.js";
+import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GeneratorName, type GridInput } from "./experiment-schema.js";
@@ -128,6 +129,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     repeats: input.repeats ?? EXPERIMENT_DEFAULTS.repeats,
     maxEpochs: input.maxEpochs ?? EXPERIMENT_DEFAULTS.maxEpochs,
     optimal: input.optimal ?? EXPERIMENT_DEFAULTS.optimal,
+    dataVersion: input.dataVersion ?? LATEST_DATA_VERSION,
     grids: resolvedGrids,
     dataFiles: files.infos,
   };

@@ -1,3 +1,4 @@
+import type { Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { PointParameters } from "../run/run-types.js";
 import type { DataSet } from "./data-set.js";
@@ -9,15 +10,18 @@ import { generateThreePoint } from "./three-point.js";
 /** The data sets of the csv generator, by file name as the experiment writes it (read once, shared, never changed). */
 export type DataSets = ReadonlyMap<string, DataSet>;
 
-/** The data set of a grid point, drawn from the run's `data` stream (the csv generator's: its file's, from `dataSets`). */
-export function generateData(p: PointParameters, uniform: Uniform, dataSets?: DataSets): DataSet {
+/**
+ * The data set of a grid point, drawn from the run's `data` stream (Draws of its data version; a bare
+ * Uniform draws as data version 1), or for the csv generator its file's, from `dataSets`.
+ */
+export function generateData(p: PointParameters, source: Uniform | Draws, dataSets?: DataSets): DataSet {
   switch (p.generator) {
     case "planted":
-      return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset! }, uniform);
+      return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset! }, source);
     case "orthonormal":
-      return generateOrthonormal(p.n, uniform);
+      return generateOrthonormal(p.n, source);
     case "hadamard":
-      return generateHadamard(p.n, uniform);
+      return generateHadamard(p.n, source);
     case "three-point":
       return generateThreePoint(p.c!);
     case "csv": {

@@ -1,3 +1,4 @@
+import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 
@@ -14,7 +15,8 @@ export function isPowerOfTwo(n: number): boolean {
  * and (R/γ)² = n, and the perceptron makes exactly n updates. Integer data: every first-pass dot
  * product is exactly 0, which exercises the "<= 0" mistake rule.
  */
-export function generateHadamard(n: number, uniform: Uniform): DataSet {
+export function generateHadamard(n: number, source: Uniform | Draws): DataSet {
+  const { uniform } = drawsOf(source);
   if (!isPowerOfTwo(n)) throw new RangeError(`hadamard needs n a power of 2 (got ${n})`);
   const d = n - 1;
   const x = new Float64Array(n * d);

@@ -1,3 +1,4 @@
+import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 
@@ -6,7 +7,8 @@ import type { DataSet } from "./data-set.js";
  * vectors are u_i = y_i e_i. The planted separator w = Σ y_i e_i (w_i = y_i) has w·u_i = 1 and ‖w‖² = n:
  * (R/γ)² = n, and the perceptron makes exactly n updates from ŵ(0) = 0.
  */
-export function generateOrthonormal(n: number, uniform: Uniform): DataSet {
+export function generateOrthonormal(n: number, source: Uniform | Draws): DataSet {
+  const { uniform } = drawsOf(source);
   const x = new Float64Array(n * n);
   const y = new Int8Array(n);
   const w = new Float64Array(n);

@@ -1,5 +1,5 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
-import { NormalSampler } from "../random/normal-sampler.js";
+import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 
@@ -32,9 +32,9 @@ export interface PlantedParameters {
  * max-margin direction of a learner without bias (KKT: w ∝ u₊ + u₋). In d = 1 there is no room
  * orthogonal to w and the radius is max |a| < R; the learner's radius is always measured on the data.
  */
-export function generatePlanted(params: PlantedParameters, uniform: Uniform): DataSet {
+export function generatePlanted(params: PlantedParameters, source: Uniform | Draws): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
-  const normal = new NormalSampler(uniform);
+  const { uniform, normal } = drawsOf(source);
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
@@ -85,7 +85,7 @@ function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform)
   }
 }
 
-function randomUnitVector(d: number, normal: NormalSampler): Float64Array {
+function randomUnitVector(d: number, normal: NormalSource): Float64Array {
   const v = new Float64Array(d);
   let norm2 = 0;
   while (norm2 === 0) {
@@ -99,7 +99,7 @@ function randomUnitVector(d: number, normal: NormalSampler): Float64Array {
 }
 
 /** A uniformly random unit vector orthogonal to the unit vector w (d ≥ 2), written into `out`. */
-function orthogonalUnitVector(w: Float64Array, normal: NormalSampler, out: Float64Array): void {
+function orthogonalUnitVector(w: Float64Array, normal: NormalSource, out: Float64Array): void {
   const d = w.length;
   for (;;) {
     normal.fill(out);

@@ -1,4 +1,4 @@
-import { NormalSampler } from "../random/normal-sampler.js";
+import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 
 /** How ŵ(0) is chosen: `zero`, `normal:<scale>` (N(0, scale²) entries), `uniform:<scale>` (U(−scale, scale)). */
@@ -49,18 +49,18 @@ export function formatInit(init: InitSpec): string {
  * ŵ(0) of length `dim` (bias last), drawn from the run's own `init` stream. The stream is opened (seeded,
  * about a microsecond) only by the inits that draw from it: a zero or explicit ŵ(0) never calls `stream`.
  */
-export function drawInitialWeights(init: InitSpec, dim: number, stream: () => Uniform): Float64Array {
+export function drawInitialWeights(init: InitSpec, dim: number, stream: () => Uniform | Draws): Float64Array {
   const weights = new Float64Array(dim);
   switch (init.kind) {
     case "zero":
       break;
     case "normal": {
-      const normal = new NormalSampler(stream());
+      const { normal } = drawsOf(stream());
       for (let j = 0; j < dim; j++) weights[j] = init.scale * normal.next();
       break;
     }
     case "uniform": {
-      const random = stream();
+      const random = drawsOf(stream()).uniform;
       for (let j = 0; j < dim; j++) weights[j] = init.scale * (2 * random() - 1);
       break;
     }

@@ -6,7 +6,8 @@ import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-co
 import type { PerceptronResult, PresentationOrder } from "../perceptron/perceptron.js";
 import { checkFloat64Range } from "../perceptron/float64-range.js";
 import { runPerceptron } from "../perceptron/perceptron-kernel.js";
-import { createRandom } from "../random/seeded-random.js";
+import { LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
+import { createDraws } from "../random/random-draws.js";
 import type { OptimalStatus } from "./run-types.js";
 
 export interface LearnerOptions {
@@ -17,6 +18,8 @@ export interface LearnerOptions {
   readonly maxEpochs: number;
   /** Seeds the `init` and `order` streams. */
   readonly seed: number;
+  /** How those streams draw (THEORY.md, "Data versions"); default the latest. */
+  readonly dataVersion?: DataVersion;
 }
 
 export interface AnalysisOptions {
@@ -49,13 +52,14 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const learner = toLearnerCoordinates(data, options.bias);
   // A stream is seeded only when it is drawn from (seeding costs about a microsecond): a zero or explicit
   // init and a cyclic order draw nothing. Streams are independent, so this changes no number.
-  const initialWeights = drawInitialWeights(options.init, learner.dim, () => createRandom(options.seed, "init"));
+  const version = options.dataVersion ?? LATEST_DATA_VERSION;
+  const initialWeights = drawInitialWeights(options.init, learner.dim, () => createDraws(options.seed, "init", version));
   const perceptron = runPerceptron(learner, {
     eta: options.eta,
     initialWeights,
     order: options.order,
     maxEpochs: options.maxEpochs,
-    random: options.order === "shuffle" ? createRandom(options.seed, "order") : undefined,
+    random: options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined,
   });
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   const bounds = (separator: Float64Array) => computeBounds(learner, separator, options.eta, initialWeights);

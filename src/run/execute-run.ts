@@ -2,7 +2,7 @@ import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergenc
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
-import { createRandom } from "../random/seeded-random.js";
+import { createDraws } from "../random/random-draws.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
@@ -19,10 +19,10 @@ export const VIOLATION_TOLERANCE = 1e-9;
 export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
-  const data = generateData(spec, createRandom(spec.seed, "data"), dataSets);
+  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets);
   const analysis = analyseDataSet(
     data,
-    { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed },
+    { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
     { optimal: spec.optimal },
   );
   const { updates, epochs, converged } = analysis.perceptron;

@@ -1,6 +1,7 @@
 import type { BoundSet } from "../bounds/convergence-bounds.js";
 import type { DataSet } from "../generators/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
+import { LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { analyseDataSet, type LearnerOptions } from "./analyse-data-set.js";
 import { countViolations } from "./execute-run.js";
 import { replaceNonFinite } from "./non-finite.js";
@@ -15,6 +16,8 @@ export interface FitReport {
   readonly init: string;
   readonly order: string;
   readonly seed: number;
+  /** How a random init and a shuffled order were drawn from the seed. */
+  readonly dataVersion: DataVersion;
   readonly maxEpochs: number;
   readonly updates: number;
   readonly epochs: number;
@@ -54,6 +57,7 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     init: formatInit(options.init),
     order: options.order,
     seed: options.seed,
+    dataVersion: options.dataVersion ?? LATEST_DATA_VERSION,
     maxEpochs: options.maxEpochs,
     updates,
     epochs,

@@ -1,6 +1,7 @@
 import type { BoundName } from "../bounds/convergence-bounds.js";
 import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
+import type { DataVersion } from "../random/data-version.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 
 /** The parameters of one grid point; null where the generator does not use the key. */
@@ -48,6 +49,8 @@ export interface RunSpec extends PointParameters {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
+  /** How the run draws (THEORY.md, "Data versions"): the manifest records it, the rows do not. */
+  readonly dataVersion: DataVersion;
 }
 
 /** The two separators every bound is computed from (THEORY.md, "Which ŵ*"). */
@@ -61,7 +64,7 @@ export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;
 export type OptimalStatus = MaxMarginStatus | "off";
 
 /** What a worker returns for one run: plain JSON-safe data, one row of runs.csv / runs.jsonl. */
-export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal"> & {
+export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "dataVersion"> & {
   readonly status: "ok" | "error";
   /** The message of a run that threw; null when ok. */
   readonly error: string | null;

@@ -4,6 +4,8 @@ import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
+import { FIRST_DATA_VERSION } from "../random/data-version.js";
+import { withDataVersion } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, requireComplete, type Manifest } from "./manifest.js";
 import { RecordStream } from "./recorded-runs.js";
@@ -41,6 +43,10 @@ export async function mergeShards(
     if (files(manifest) !== files(first)) {
       throw new InputError(`${dir} read other data files than ${shardDirs[0]} (a data file changed between the shards' runs): rerun the shards on the same files`);
     }
+    const version = (m: typeof manifest) => m.resolved.dataVersion ?? FIRST_DATA_VERSION;
+    if (version(manifest) !== version(first)) {
+      throw new InputError(`${dir} holds data version ${version(manifest)}, ${shardDirs[0]} data version ${version(first)}: the shards drew different data; rerun them with one data version`);
+    }
     const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);
     const twin = byIndex.get(index);
@@ -51,7 +57,7 @@ export async function mergeShards(
   if (missing.length > 0) throw new InputError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((index) => `${index}/${count}`).join(", ")} missing`);
 
   // The plan needs the data files' shapes only, which the manifest records: the files themselves need not be here.
-  const experiment = parseExperiment(first.experiment.source, first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
+  const experiment = parseExperiment(withDataVersion(first), first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
     recorded: first.resolved.dataFiles ?? {},
     recordedOnly: true,
   });

@@ -11,6 +11,7 @@ import type { DataSets } from "../generators/generate-data.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
+import { FIRST_DATA_VERSION } from "../random/data-version.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
@@ -325,8 +326,18 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
         "--resume --force reuses the runs that still match it, --overwrite starts over",
     );
   }
-  // A changed data file would make the recorded runs wrong however the experiment matches (even with --force).
-  if (manifest !== null) checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
+  // A changed data file or data version would make the recorded runs wrong however the experiment matches (even with --force).
+  if (manifest !== null) {
+    checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
+    const recorded = manifest.resolved.dataVersion ?? FIRST_DATA_VERSION;
+    const now = loaded.experiment.dataVersion;
+    if (recorded !== now) {
+      throw new InputError(
+        `${outDir} holds runs of data version ${recorded}, and the experiment now draws with data version ${now}: ` +
+          `pin "dataVersion": ${recorded} in the experiment (or --set dataVersion=${recorded}) to continue them, or --overwrite to start over`,
+      );
+    }
+  }
   const shardText = (shard: Shard | null | undefined) => (shard ? `shard ${shard.index}/${shard.count}` : "the whole sweep");
   if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
     throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or --overwrite`);

@@ -5,7 +5,7 @@ import type { Experiment } from "../experiment/experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
-import { createRandom } from "../random/seeded-random.js";
+import { createDraws } from "../random/random-draws.js";
 import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 
 export const VIOLATIONS_FOLDER = "violations";
@@ -22,7 +22,7 @@ export interface ViolationRecord {
 
 /** A row's spec back: the row carries every parameter and the seed; the experiment the rest. */
 export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
-  return { ...pick(row, RUN_KEYS), maxEpochs: experiment.maxEpochs, optimal: experiment.optimal };
+  return { ...pick(row, RUN_KEYS), maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, dataVersion: experiment.dataVersion };
 }
 
 /**
@@ -36,7 +36,7 @@ export function writeViolationData(outDir: string, experiment: Experiment, rows:
     const spec = specOfRow(row, experiment);
     const data = join(VIOLATIONS_FOLDER, `run-${row.run}.csv`);
     const path = join(outDir, data);
-    const dataSet = generateData(spec, createRandom(spec.seed, "data"), dataSets);
+    const dataSet = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets);
     writeFileAtomic(path, dataSetCsv(dataSet));
     return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, path) };
   });

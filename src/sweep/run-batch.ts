@@ -1,3 +1,4 @@
+import type { DataVersion } from "../random/data-version.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
 import { seedOf, seedPrefix } from "./run-seed.js";
 
@@ -8,6 +9,8 @@ export interface RunSettings {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
+  /** How every run draws its data, ŵ(0) and permutations (THEORY.md, "Data versions"). */
+  readonly dataVersion: DataVersion;
 }
 
 /** A grid point of the sweep: its place, the index of its first run, its parameters. */
@@ -58,6 +61,7 @@ export function* rangeSpecs(settings: RunSettings, { point, from, to }: RunRange
       ...point.parameters,
       maxEpochs: settings.maxEpochs,
       optimal: settings.optimal,
+      dataVersion: settings.dataVersion,
     };
   }
 }

@@ -14,8 +14,10 @@ import { runExperiment } from "../../src/runner/run-experiment.js";
 import { TableSink } from "../../src/runner/table-sink.js";
 import { temporaryFolder } from "../helpers.js";
 
+/** Data version 1: the p-values this file's comments quote were worked out on its data. */
 function loaded(source: Record<string, unknown>, hash = "e".repeat(64)): LoadedExperiment {
-  return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
+  const pinned = { dataVersion: 1, ...source };
+  return { path: "inline.json", experiment: parseExperiment(pinned, "inline"), source: pinned, hash };
 }
 
 /** A copy of a result folder whose rows went through `change` (the summaries recomputed from them). */

@@ -20,9 +20,9 @@ async function tableDigests(loaded: Parameters<typeof runExperiment>[0]): Promis
   return Object.fromEntries(TABLES.map((file) => [file, createHash("sha256").update(readFileSync(join(outDir, file))).digest("hex").slice(0, 16)]));
 }
 
-describe("the tables of data version 1, byte for byte", () => {
+describe("the tables of data versions 1 and 2, byte for byte", () => {
   it("experiments/quick.json (240 runs; run 200 drew a different data set under Node 24 before fdlibmPow)", async () => {
-    expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
+    expect(await tableDigests(loadExperiment("experiments/quick.json", { overrides: ["dataVersion=1"] }))).toEqual({
       "runs.csv": "f3c5aa368b0ad557",
       "runs.jsonl": "c13aba8584bd49da",
       "summary.csv": "579da7d881b52ce3",
@@ -30,9 +30,19 @@ describe("the tables of data version 1, byte for byte", () => {
     });
   });
 
+  it("experiments/quick.json at data version 2 (the default)", async () => {
+    expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
+      "runs.csv": "01cd72aec2740359",
+      "runs.jsonl": "de1502eeb34092e1",
+      "summary.csv": "61a7837b92292037",
+      "summary.json": "3d36a87f485a9591",
+    });
+  });
+
   it("a sweep over every generator, shuffled orders and random initial weights", async () => {
     const source = {
       name: "golden",
+      dataVersion: 1,
       seed: 11,
       repeats: 3,
       grid: [

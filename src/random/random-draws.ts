@@ -1,0 +1,29 @@
+import type { DataVersion } from "./data-version.js";
+import { NormalSampler } from "./normal-sampler.js";
+import { createRandom, type RandomStream, type Uniform } from "./seeded-random.js";
+import { Xoshiro128, xoshiroStateOf } from "./xoshiro128.js";
+import { ZigguratNormal } from "./ziggurat-normal.js";
+
+/** Standard normal deviates, one at a time or straight into an array. */
+export interface NormalSource {
+  next(): number;
+  fill(out: Float64Array, start?: number, length?: number): void;
+}
+
+/** One random stream of a run: uniforms and normals drawn from the same generator, interleaved as asked. */
+export interface Draws {
+  readonly uniform: Uniform;
+  readonly normal: NormalSource;
+}
+
+/** A run's named stream (data, init, order) as its data version draws it. */
+export function createDraws(seed: number, stream: RandomStream, version: DataVersion): Draws {
+  if (version === 1) return drawsOf(createRandom(seed, stream));
+  const rng = new Xoshiro128(xoshiroStateOf(seed, stream));
+  return { uniform: () => rng.nextDouble(), normal: new ZigguratNormal(rng) };
+}
+
+/** Data version 1's draws over a uniform stream (polar normals from the same uniforms); Draws as they are. */
+export function drawsOf(source: Uniform | Draws): Draws {
+  return typeof source === "function" ? { uniform: source, normal: new NormalSampler(source) } : source;
+}
