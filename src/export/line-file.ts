@@ -11,7 +11,8 @@ import { closeFile, closeQuietly, createFile, syncFile, writeAll } from "../file
  */
 export class LineFile {
   readonly #fd: number;
-  #buffer: string[] = [];
+  /** Text, or UTF-8 bytes (run lines as the workers encoded them); kept in order until a flush. */
+  #buffer: (string | Uint8Array)[] = [];
   #size = 0;
   /** Bytes handed to the system so far: the file's size once closed. */
   #bytes = 0;
@@ -21,7 +22,7 @@ export class LineFile {
     this.#fd = createFile(path);
   }
 
-  write(text: string): void {
+  write(text: string | Uint8Array): void {
     this.#buffer.push(text);
     this.#size += text.length;
     if (this.#size >= this.flushAt) this.flush();
@@ -29,10 +30,16 @@ export class LineFile {
 
   flush(): void {
     if (this.#buffer.length === 0) return;
-    const text = this.#buffer.join("");
+    const chunks = this.#buffer;
     this.#buffer = [];
     this.#size = 0;
-    this.#bytes += writeAll(this.#fd, this.path, text);
+    // One write of the whole buffer: joined as text when it is all text, else as bytes.
+    const data = chunks.every((chunk) => typeof chunk === "string")
+      ? chunks.join("")
+      : chunks.length === 1
+        ? (chunks[0] as Uint8Array)
+        : Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk)));
+    this.#bytes += writeAll(this.#fd, this.path, data);
   }
 
   sync(): void {

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { LineFile } from "./line-file.js";
-import type { RunLines } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
@@ -39,7 +38,8 @@ export class ResultWriter {
   }
 
   /** Rows in sweep order, a batch at a time (one write per table), formatted by runLines. */
-  writeRuns(lines: RunLines): void {
+  /** Both run tables' lines of a batch, as text or as UTF-8 bytes. */
+  writeRuns(lines: { readonly jsonl: string | Uint8Array; readonly csv: string | Uint8Array }): void {
     if (lines.jsonl.length === 0) return;
     this.#runsJsonl.write(lines.jsonl);
     this.#runsCsv.write(lines.csv);

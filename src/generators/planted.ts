@@ -32,9 +32,18 @@ export interface PlantedParameters {
  * max-margin direction of a learner without bias (KKT: w ∝ u₊ + u₋). In d = 1 there is no room
  * orthogonal to w and the radius is max |a| < R; the learner's radius is always measured on the data.
  */
+/**
+ * Data version 1 places points as above; data version 2 draws the same distribution with less work (no
+ * pow, no shuffle: see placeVersion2). A bare Uniform draws as version 1.
+ */
 export function generatePlanted(params: PlantedParameters, source: Uniform | Draws): DataSet {
+  const draws = drawsOf(source);
+  return draws.version === 1 ? placeVersion1(params, draws) : placeVersion2(params, draws);
+}
+
+/** Data version 1's construction: the support pair first, then the rows shuffled; ρ by fdlibmPow. */
+function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
-  const { uniform, normal } = drawsOf(source);
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
@@ -65,6 +74,59 @@ export function generatePlanted(params: PlantedParameters, source: Uniform | Dra
     y[i] = label;
   }
   shuffleRows(x, y, d, uniform);
+  return { n, d, x, y, planted: { w, b } };
+}
+
+/**
+ * Data version 2's construction: the same distribution as version 1's, drawn with less work.
+ *  - No shuffle: the support pair goes to two distinct uniformly random rows (p₊ for +1, p₋ for −1) and
+ *    every other row is drawn in place; the other points are independent and identically distributed, so
+ *    permuting them changes nothing, and the pair's rows are what the shuffle randomised.
+ *  - No pow: a uniform point in the (d − 1)-ball orthogonal to w, scaled to the room √(R² − a²), is the
+ *    first d − 1 coordinates of a uniform point on the sphere S^d of R^(d+1) (Voelker, Gosmann and
+ *    Stewart, 2017): d normals projected orthogonal to w (a standard normal vector of that subspace), two
+ *    more normals, and z_⊥ / √(‖z_⊥‖² + e₁² + e₂²). Written straight into the point's row.
+ */
+function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
+  const { n, d, margin: gamma, radius: r, offset: b } = params;
+  const w = randomUnitVector(d, normal);
+  const v0 = new Float64Array(d);
+  if (d >= 2) orthogonalUnitVector(w, normal, v0);
+  const x = new Float64Array(n * d);
+  const y = new Int8Array(n);
+  const positive = Math.floor(uniform() * n);
+  let negative = Math.floor(uniform() * (n - 1));
+  if (negative >= positive) negative++;
+  const z = new Float64Array(d + 2);
+  for (let i = 0; i < n; i++) {
+    const support = i === positive || i === negative;
+    const label = i === positive ? 1 : i === negative ? -1 : uniform() < 0.5 ? 1 : -1;
+    const t = support ? gamma : gamma + uniform() * (r + label * b - gamma);
+    const along = label * t - b;
+    const room = Math.sqrt(Math.max(0, r * r - along * along));
+    const row = i * d;
+    y[i] = label;
+    if (d < 2) {
+      x[row] = along * w[0]!;
+      continue;
+    }
+    if (support) {
+      for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + room * v0[j]!;
+      continue;
+    }
+    // d + 2 normals in one call: z (d of them), then e₁ and e₂
+    normal.fill(z);
+    let dot = 0;
+    for (let j = 0; j < d; j++) dot += z[j]! * w[j]!;
+    let norm2 = z[d]! * z[d]! + z[d + 1]! * z[d + 1]!;
+    for (let j = 0; j < d; j++) {
+      const orthogonal = z[j]! - dot * w[j]!;
+      z[j] = orthogonal;
+      norm2 += orthogonal * orthogonal;
+    }
+    const scale = room / Math.sqrt(norm2);
+    for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + scale * z[j]!;
+  }
   return { n, d, x, y, planted: { w, b } };
 }
 

@@ -14,16 +14,18 @@ export interface NormalSource {
 export interface Draws {
   readonly uniform: Uniform;
   readonly normal: NormalSource;
+  /** The data version that defines these draws (a generator may also place its points differently by version). */
+  readonly version: DataVersion;
 }
 
 /** A run's named stream (data, init, order) as its data version draws it. */
 export function createDraws(seed: number, stream: RandomStream, version: DataVersion): Draws {
   if (version === 1) return drawsOf(createRandom(seed, stream));
   const rng = new Xoshiro128(xoshiroStateOf(seed, stream));
-  return { uniform: () => rng.nextDouble(), normal: new ZigguratNormal(rng) };
+  return { uniform: () => rng.nextDouble(), normal: new ZigguratNormal(rng), version };
 }
 
 /** Data version 1's draws over a uniform stream (polar normals from the same uniforms); Draws as they are. */
 export function drawsOf(source: Uniform | Draws): Draws {
-  return typeof source === "function" ? { uniform: source, normal: new NormalSampler(source) } : source;
+  return typeof source === "function" ? { uniform: source, normal: new NormalSampler(source), version: 1 } : source;
 }

@@ -159,6 +159,8 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const reusable = (row: RunRow, spec: RunSpec) =>
     previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
 
+  // The coordinator's own work (this thread's event loop busy, not waiting on the workers), for the manifest.
+  const busyAtStart = performance.eventLoopUtilization();
   const shard = options.shard ?? null;
   const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
   const tool = toolInfo(); // asks git three times: once for both manifests
@@ -247,7 +249,10 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   if (!interrupted && previous !== null) removePath(previous.path);
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb });
+  const busySeconds = performance.eventLoopUtilization(busyAtStart).active / 1000;
+  const ran = sink.counts.recorded - reused;
+  const coordinator = { busySeconds, microsecondsPerRun: ran > 0 ? (busySeconds * 1e6) / ran : null };
+  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb, coordinator });
   return {
     outcome: interrupted ? "interrupted" : "complete",
     outDir,

@@ -28,7 +28,8 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     const { digest, lines } = await pool.run(batch);
     expect(digest.notable).toEqual([executeRunSafely(failed!)]);
     expect(digest.notable[0]).toMatchObject({ status: "error", error: expect.stringContaining("bogus") });
-    expect(lines).toEqual(runLines([digest.notable[0]!, executeRun(ok!)]));
+    const text = new TextDecoder();
+    expect({ jsonl: text.decode(lines.jsonl), csv: text.decode(lines.csv) }).toEqual(runLines([digest.notable[0]!, executeRun(ok!)]));
   });
 });
 

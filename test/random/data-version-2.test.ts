@@ -5,16 +5,18 @@ import { describe, expect, it } from "vitest";
 import { experimentFromObject } from "../../src/experiment/experiment-from-object.js";
 import { generateData } from "../../src/generators/generate-data.js";
 import { drawInitialWeights } from "../../src/perceptron/initial-weights.js";
+import { executeRun } from "../../src/run/execute-run.js";
 import { createDraws } from "../../src/random/random-draws.js";
 import { Xoshiro128, xoshiroStateOf } from "../../src/random/xoshiro128.js";
 import { ZIGGURAT_EDGES, ZigguratNormal } from "../../src/random/ziggurat-normal.js";
 import type { PointParameters } from "../../src/run/run-types.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { temporaryFolder } from "../helpers.js";
+import { runSpec, temporaryFolder } from "../helpers.js";
 
-// THEORY.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat. Its digests were
-// recorded when it was made (Node 20.20), hold on Node 24 (CI runs both), and never change.
+// THEORY.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
+// planted points without pow or shuffle. Its digests were recorded when it was made (Node 20.20, before it
+// first shipped), hold on Node 24 (CI runs both), and never change.
 
 describe("xoshiro128**", () => {
   it("gives the reference implementation's outputs from the state (1, 2, 3, 4)", () => {
@@ -121,12 +123,12 @@ function digestOf(...arrays: ArrayBufferView[]): string {
 
 describe("data version 2: recorded digests of data sets and initial weights", () => {
   const cases: [string, PointParameters, number, string][] = [
-    ["planted d 2", point({}), 1, "fba610fa95d59a91"],
-    ["planted d 3", point({ d: 3 }), 2, "5a1e3336bebc553f"],
-    ["planted d 8, offset 0.3", point({ d: 8, offset: 0.3 }), 3, "fb5fa7de7d27f107"],
-    ["planted d 50, n 400, margin 0.01", point({ d: 50, n: 400, margin: 0.01 }), 200, "7644c27336514544"],
-    ["orthonormal n 8", point({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "5826cc41b756ed3f"],
-    ["hadamard n 16", point({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "dd226ecdb532d6b5"],
+    ["planted d 2", point({}), 1, "4bdbd6031330a89d"],
+    ["planted d 3", point({ d: 3 }), 2, "10ff007f995fd9ae"],
+    ["planted d 8, offset 0.3", point({ d: 8, offset: 0.3 }), 3, "be8c5398d6647d5b"],
+    ["planted d 50, n 400, margin 0.01", point({ d: 50, n: 400, margin: 0.01 }), 200, "f88e1699306b2f8b"],
+    ["orthonormal n 8", point({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "1fcf3c977c9e6bd5"],
+    ["hadamard n 16", point({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "3b25588c315b26fa"],
   ];
   for (const [name, p, seed, digest] of cases) {
     it(`${name}, seed ${seed}`, () => {
@@ -138,7 +140,53 @@ describe("data version 2: recorded digests of data sets and initial weights", ()
   it("initial weights normal:1 and uniform:0.5, 11 entries", () => {
     const normal = drawInitialWeights({ kind: "normal", scale: 1 }, 11, () => createDraws(9, "init", 2));
     const uniform = drawInitialWeights({ kind: "uniform", scale: 0.5 }, 11, () => createDraws(9, "init", 2));
-    expect(digestOf(normal, uniform)).toBe("0d83886ce65ae80e");
+    expect(digestOf(normal, uniform)).toBe("a7a05fdf8f880399");
+  });
+});
+
+describe("data versions 1 and 2 draw from the same law", () => {
+  /** √(nm/(n+m))·D of the two-sample Kolmogorov–Smirnov test. */
+  function ks(a: number[], b: number[]): number {
+    a.sort((x, y) => x - y);
+    b.sort((x, y) => x - y);
+    let i = 0;
+    let j = 0;
+    let d = 0;
+    while (i < a.length && j < b.length) {
+      const v = Math.min(a[i]!, b[j]!);
+      while (i < a.length && a[i]! <= v) i++;
+      while (j < b.length && b[j]! <= v) j++;
+      d = Math.max(d, Math.abs(i / a.length - j / b.length));
+    }
+    return Math.sqrt((a.length * b.length) / (a.length + b.length)) * d;
+  }
+
+  it("planted: the same distributions of point norms, distances to the hyperplane and update counts (KS, 1 % level)", () => {
+    // Version 2 places the support pair at random rows instead of shuffling, and draws the radius by the
+    // sphere projection instead of pow: the law is the same. Seeds fixed, so the test is deterministic.
+    for (const [d, offset, order] of [[10, 0, "cyclic"], [3, 0.3, "shuffle"]] as const) {
+      const norms: Record<number, number[]> = { 1: [], 2: [] };
+      const distances: Record<number, number[]> = { 1: [], 2: [] };
+      const updates: Record<number, number[]> = { 1: [], 2: [] };
+      for (const version of [1, 2] as const) {
+        for (let seed = 0; seed < 400; seed++) {
+          const data = generateData(point({ d, offset }), createDraws(7000 + seed, "data", version));
+          for (let i = 0; i < data.n; i++) {
+            let norm2 = 0;
+            let along = 0;
+            for (let j = 0; j < d; j++) {
+              norm2 += data.x[i * d + j]! ** 2;
+              along += data.x[i * d + j]! * data.planted!.w[j]!;
+            }
+            norms[version]!.push(Math.sqrt(norm2));
+            distances[version]!.push(data.y[i]! * (along + offset));
+          }
+          if (seed < 300) updates[version]!.push(executeRun(runSpec({ seed: 7000 + seed, n: 60, d, margin: 0.1, offset, order, optimal: false, dataVersion: version })).updates!);
+        }
+      }
+      // 24 000 norms and distances (every row of 400 data sets) and 300 runs a version
+      for (const sample of [norms, distances, updates]) expect(ks(sample[1]!, sample[2]!)).toBeLessThan(1.63);
+    }
   });
 });
 

@@ -32,10 +32,10 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
 
   it("experiments/quick.json at data version 2 (the default)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
-      "runs.csv": "01cd72aec2740359",
-      "runs.jsonl": "de1502eeb34092e1",
-      "summary.csv": "61a7837b92292037",
-      "summary.json": "3d36a87f485a9591",
+      "runs.csv": "ef94cfe21039ebb1",
+      "runs.jsonl": "d7824f38862be247",
+      "summary.csv": "9cba46ecd746de99",
+      "summary.json": "4a27eb5e610a158b",
     });
   });
 
