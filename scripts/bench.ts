@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,maxMargin,sweep,grid,memory]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,maxMargin,sweep,grid,scaling,peer,memory]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after half a second of warm-up.
  *
@@ -31,6 +31,13 @@
  *             d 2: margins, offsets and η by ten, both orders; no max-margin) at 2 threads, the shipped
  *             command as above, median of three: the coordinator's cost per grid point (its summary
  *             row and lines), which the one-point sweep above does not show.
+ * scaling     runs per second of 20 000 small runs at 1, 2, 4, … threads up to the machine's available
+ *             parallelism, the shipped command as above, median of three each, and the speedup over 1.
+ * peer        the numpy + numba peer (../shared/peer, or PEER_DIR; PEER_PYTHON names a Python with numpy
+ *             and numba) on its small (100 000 runs of n 100, d 10, margin 0.1) and heavy (4 000 runs of
+ *             n 1 000, d 50, margin 0.05) sweeps against the tool on the same, at 1 worker and at every
+ *             core: per-run throughput of the sweep phases and end to end (process wall time), and the
+ *             tool/peer ratios. Skipped, saying why, where the peer or its Python is missing.
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
@@ -39,9 +46,10 @@
  * output (dist/, which `npm install` builds; `npm run build` after a change).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { parseExperiment } from "../src/experiment/load-experiment.js";
@@ -59,7 +67,7 @@ import { compiled, COMPILED_CLI } from "./compiled.js";
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
 const cReference = process.argv.includes("--c-reference");
-/** --only kernel,generation,maxMargin,sweep,grid,memory: a subset of the sections (all by default). */
+/** --only kernel,generation,maxMargin,sweep,grid,scaling,peer,memory: a subset of the sections (all by default). */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
 
@@ -234,6 +242,86 @@ async function sweep() {
   };
 }
 
+/** The threads to measure: 1, 2, 4, … up to the machine's available parallelism (which is included). */
+function threadCounts(): number[] {
+  const cores = availableParallelism();
+  const counts: number[] = [];
+  for (let t = 1; t < cores; t *= 2) counts.push(t);
+  counts.push(cores);
+  return counts;
+}
+
+/** 20 000 small runs at 1, 2, 4, … threads up to the machine's cores, median of three each. */
+function scaling() {
+  const runs = 20_000;
+  const rows = threadCounts().map((threads) => ({ threads, runsPerSecond: median([0, 1, 2].map(() => cliSweep(runs, threads).runsPerSecond)) }));
+  const one = rows[0]!.runsPerSecond;
+  return { runs, rows: rows.map((row) => ({ ...row, speedup: row.runsPerSecond / one })) };
+}
+
+/** The peer's two sweeps (../shared/peer/README.md): small and heavy, as its run-peer.sh names them. */
+const PEER_SWEEPS = [
+  { name: "small", runs: 100_000, n: 100, d: 10, margin: 0.1 },
+  { name: "heavy", runs: 4_000, n: 1000, d: 50, margin: 0.05 },
+] as const;
+
+/** Where the peer lives (PEER_DIR, else ../shared/peer beside the repository) and the Python that runs it. */
+function peerSetup(): { dir: string; python: string } | { skipped: string } {
+  const dir = process.env.PEER_DIR ?? fileURLToPath(new URL("../../shared/peer/", import.meta.url));
+  if (!existsSync(join(dir, "run-peer.sh"))) return { skipped: `no peer at ${dir} (set PEER_DIR)` };
+  const python = process.env.PEER_PYTHON ?? "python3";
+  try {
+    execFileSync(python, ["-c", "import numpy, numba"], { stdio: "ignore" });
+  } catch {
+    return { skipped: `${python} cannot import numpy and numba (python3 -m venv .venv && .venv/bin/pip install numpy numba; PEER_PYTHON=.venv/bin/python)` };
+  }
+  return { dir, python };
+}
+
+/** Seconds of wall time of a command, start-up included. */
+function wallSeconds(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { seconds: number; stdout: string } {
+  const start = process.hrtime.bigint();
+  const stdout = execFileSync(command, args, { encoding: "utf8", env, stdio: ["ignore", "pipe", "inherit"] });
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, stdout };
+}
+
+/**
+ * The tool against the numpy + numba peer on the peer's two sweeps, at 1 worker and at every core, in this
+ * one invocation: per-run throughput of the sweep phase (the tool's manifest wall time; the peer's
+ * runsPerSecondSweep) and end to end (each process's wall time, start-up included; the peer with numba's
+ * cache warmed by one call first, as a researcher's second run would find it). Optimal off, no report.
+ */
+function peer() {
+  const setup = peerSetup();
+  if ("skipped" in setup) return { skipped: setup.skipped };
+  const env = { ...process.env, PEER_PYTHON: setup.python, PEER_ARGS: "--cache" };
+  const folder = mkdtempSync(join(tmpdir(), "perceptron-lab-peer-"));
+  try {
+    const cores = availableParallelism();
+    const rows = [];
+    for (const sweep of PEER_SWEEPS) {
+      const args = (workers: number, runs: number) => [join(setup.dir, "run-peer.sh"), String(workers), String(runs), String(sweep.n), String(sweep.d), String(sweep.margin), join(folder, "peer.csv")];
+      wallSeconds("bash", args(1, 100), env); // numba's cache, warm
+      for (const workers of [...new Set([1, cores])]) {
+        const peerRun = wallSeconds("bash", args(workers, sweep.runs), env);
+        const peerFigures = JSON.parse(peerRun.stdout.trim().split("\n").filter((line) => line.startsWith("{")).at(-1)!) as { runsPerSecondSweep: number };
+        const experiment = { name: "bench-peer", repeats: sweep.runs, optimal: false, grid: { n: sweep.n, d: sweep.d, margin: sweep.margin } };
+        const file = join(folder, "experiment.json");
+        writeFileSync(file, JSON.stringify(experiment));
+        const out = join(folder, "out");
+        const toolRun = wallSeconds(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--overwrite", "--threads", String(workers), "--quiet", "--no-report"]);
+        const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number };
+        const tool = { sweep: sweep.runs / manifest.wallSeconds, endToEnd: sweep.runs / toolRun.seconds };
+        const peerRates = { sweep: peerFigures.runsPerSecondSweep, endToEnd: sweep.runs / peerRun.seconds };
+        rows.push({ sweep: sweep.name, runs: sweep.runs, workers, tool, peer: peerRates, ratio: { sweep: tool.sweep / peerRates.sweep, endToEnd: tool.endToEnd / peerRates.endToEnd } });
+      }
+    }
+    return { python: setup.python, rows };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** 2 000 grid points of 2 tiny runs each (see the header). */
 function grid() {
   const tens = (from: number, step: number) => Array.from({ length: 10 }, (_, k) => from + k * step);
@@ -261,6 +349,8 @@ const results = {
   ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
   ...(want("sweep") ? { sweep: await sweep() } : {}),
   ...(want("grid") ? { grid: grid() } : {}),
+  ...(want("scaling") ? { scaling: scaling() } : {}),
+  ...(want("peer") ? { peer: peer() } : {}),
   ...(full && want("memory") ? { memory: memory() } : {}),
 };
 
@@ -292,5 +382,17 @@ if (s) {
   console.log(`                                 speedup ${s.speedup.toFixed(2)}, pool efficiency ${s.poolEfficiency.toFixed(2)}`);
 }
 if (results.grid) console.log(`grid of ${results.grid.points} points of ${results.grid.repeats} runs, 2 threads: ${Math.round(results.grid.pointsPerSecond)} points/s`);
+if (results.scaling) {
+  console.log(`scaling, ${results.scaling.runs} small runs     ${results.scaling.rows.map((row) => `${row.threads} thread${row.threads > 1 ? "s" : ""}: ${Math.round(row.runsPerSecond)}/s (${row.speedup.toFixed(2)}×)`).join(", ")}`);
+}
+if (results.peer) {
+  if ("skipped" in results.peer) console.log(`peer: skipped: ${results.peer.skipped}`);
+  else {
+    console.log("peer (numpy + numba)              sweep    runs   workers   tool runs/s   peer runs/s   tool/peer   end to end: tool/peer");
+    for (const row of results.peer.rows) {
+      console.log(`                                  ${row.sweep.padEnd(6)} ${String(row.runs).padStart(7)} ${String(row.workers).padStart(9)} ${Math.round(row.tool.sweep).toString().padStart(13)} ${Math.round(row.peer.sweep).toString().padStart(13)} ${row.ratio.sweep.toFixed(2).padStart(11)} ${row.ratio.endToEnd.toFixed(2).padStart(24)}`);
+    }
+  }
+}
 if (results.memory) console.log(`memory, 1 000 000 runs, 2 threads peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
 if (json) console.log(JSON.stringify(results));

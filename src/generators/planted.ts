@@ -114,18 +114,20 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): D
       for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + room * v0[j]!;
       continue;
     }
-    // d + 2 normals in one call: z (d of them), then e₁ and e₂
+    // d + 2 normals in one call: z (d of them), then e₁ and e₂. Two passes over the row: ‖z_⊥‖² =
+    // ‖z‖² − (z·w)² (w is a unit vector), and x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
     normal.fill(z);
     let dot = 0;
-    for (let j = 0; j < d; j++) dot += z[j]! * w[j]!;
-    let norm2 = z[d]! * z[d]! + z[d + 1]! * z[d + 1]!;
+    let squares = 0;
     for (let j = 0; j < d; j++) {
-      const orthogonal = z[j]! - dot * w[j]!;
-      z[j] = orthogonal;
-      norm2 += orthogonal * orthogonal;
+      const value = z[j]!;
+      dot += value * w[j]!;
+      squares += value * value;
     }
-    const scale = room / Math.sqrt(norm2);
-    for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + scale * z[j]!;
+    const norm2 = Math.max(0, squares - dot * dot) + z[d]! * z[d]! + z[d + 1]! * z[d + 1]!;
+    const scale = norm2 > 0 ? room / Math.sqrt(norm2) : 0;
+    const base = along - scale * dot;
+    for (let j = 0; j < d; j++) x[row + j] = base * w[j]! + scale * z[j]!;
   }
   return { n, d, x, y, planted: { w, b } };
 }

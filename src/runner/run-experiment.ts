@@ -23,6 +23,7 @@ import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import type { Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
+import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 
@@ -161,6 +162,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
 
   // The coordinator's own work (this thread's event loop busy, not waiting on the workers), for the manifest.
   const busyAtStart = performance.eventLoopUtilization();
+  const cpuAtStart = mainThreadCpuSeconds();
   const shard = options.shard ?? null;
   const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
   const tool = toolInfo(); // asks git three times: once for both manifests
@@ -249,9 +251,13 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   if (!interrupted && previous !== null) removePath(previous.path);
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  // The coordinator's cost: its thread's CPU time where Linux tells it, else its event loop's busy time
+  // (which also counts time spent waiting for a core).
   const busySeconds = performance.eventLoopUtilization(busyAtStart).active / 1000;
+  const cpuNow = mainThreadCpuSeconds();
+  const cpuSeconds = cpuAtStart === null || cpuNow === null ? null : cpuNow - cpuAtStart;
   const ran = sink.counts.recorded - reused;
-  const coordinator = { busySeconds, microsecondsPerRun: ran > 0 ? (busySeconds * 1e6) / ran : null };
+  const coordinator = { cpuSeconds, busySeconds, microsecondsPerRun: ran > 0 ? ((cpuSeconds ?? busySeconds) * 1e6) / ran : null };
   manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb, coordinator });
   return {
     outcome: interrupted ? "interrupted" : "complete",

@@ -32,10 +32,10 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
 
   it("experiments/quick.json at data version 2 (the default)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
-      "runs.csv": "ef94cfe21039ebb1",
-      "runs.jsonl": "d7824f38862be247",
-      "summary.csv": "9cba46ecd746de99",
-      "summary.json": "4a27eb5e610a158b",
+      "runs.csv": "eb533f30b231acda",
+      "runs.jsonl": "8ff3eaf800247d50",
+      "summary.csv": "69f51b242c77f193",
+      "summary.json": "f7caeeecd6b1e5eb",
     });
   });
 
