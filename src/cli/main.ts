@@ -70,7 +70,8 @@ async function main(args: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error) throw error;
-      throw new UsageError(message);
+      // yargs words some refusals on several lines ("Invalid values:\n  Argument: …"): one line, all of it.
+      throw new UsageError(message.replace(/:\s*\n\s*/g, ": ").replace(/\s*\n\s*/g, "; "));
     });
   try {
     await cli.parseAsync();

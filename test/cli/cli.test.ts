@@ -105,6 +105,11 @@ describe("perceptron-lab run", () => {
     expect(cli(["run", "--threads", "0"])).toMatchObject({ code: 2, stderr: "Error: --threads 0: must be a whole number from 1 to 256\nRun with --help for the options.\n" });
     expect(cli(["run", "--threads", "1.5"]).stderr).toContain("Error: --threads 1.5: must be a whole number from 1 to 256");
     expect(cli(["run", "--thread", "2"])).toMatchObject({ code: 2, stderr: "Error: Unknown argument: thread\nRun with --help for the options.\n" });
+    // a refusal yargs words on two lines is said on one, whole
+    expect(cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--data-version", "3"])).toMatchObject({
+      code: 2,
+      stderr: "Error: Invalid values: Argument: data-version, Given: 3, Choices: 1, 2\nRun with --help for the options.\n",
+    });
     expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit, dataset, merge, compare, report or rerun\nRun with --help for the options.\n" });
     expect(cli(["dataset", "experiments/quick.json", "--run", "240"])).toMatchObject({
       code: 2,
