@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,3 +75,15 @@ export function sweepPoint(point: number, parameters: PointParameters = pointPar
 
 /** Sweep settings for batches built in tests. */
 export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true, dataVersion: 1 };
+
+/** The first 16 hex digits of SHA-256 over typed arrays' bytes: the golden digests of data versions. */
+export function bytesDigest(...arrays: ArrayBufferView[]): string {
+  const hash = createHash("sha256");
+  for (const array of arrays) hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** A planted grid point (n 60, d 2, margin 0.1, R 1, no offset, with bias), overridable. */
+export function plantedPoint(overrides: Partial<PointParameters> = {}): PointParameters {
+  return { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic", ...overrides };
+}

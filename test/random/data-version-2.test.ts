@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +11,7 @@ import { ZIGGURAT_EDGES, ZigguratNormal } from "../../src/random/ziggurat-normal
 import type { PointParameters } from "../../src/run/run-types.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { runSpec, temporaryFolder } from "../helpers.js";
+import { bytesDigest, plantedPoint, runSpec, temporaryFolder } from "../helpers.js";
 
 // THEORY.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
 // planted points without pow or shuffle. Its digests were recorded when it was made (Node 20.20, before it
@@ -112,35 +111,28 @@ function normalCdf(x: number): number {
   return x >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
 
-const base = { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic" } as const;
-const point = (overrides: Partial<PointParameters>): PointParameters => ({ ...base, ...overrides });
 
-function digestOf(...arrays: ArrayBufferView[]): string {
-  const hash = createHash("sha256");
-  for (const array of arrays) hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-  return hash.digest("hex").slice(0, 16);
-}
 
 describe("data version 2: recorded digests of data sets and initial weights", () => {
   const cases: [string, PointParameters, number, string][] = [
-    ["planted d 2", point({}), 1, "10e39f2426b65431"],
-    ["planted d 3", point({ d: 3 }), 2, "921298beb989316d"],
-    ["planted d 8, offset 0.3", point({ d: 8, offset: 0.3 }), 3, "879898f4d8b883f2"],
-    ["planted d 50, n 400, margin 0.01", point({ d: 50, n: 400, margin: 0.01 }), 200, "d20a9abd9852a474"],
-    ["orthonormal n 8", point({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "1fcf3c977c9e6bd5"],
-    ["hadamard n 16", point({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "3b25588c315b26fa"],
+    ["planted d 2", plantedPoint({}), 1, "10e39f2426b65431"],
+    ["planted d 3", plantedPoint({ d: 3 }), 2, "921298beb989316d"],
+    ["planted d 8, offset 0.3", plantedPoint({ d: 8, offset: 0.3 }), 3, "879898f4d8b883f2"],
+    ["planted d 50, n 400, margin 0.01", plantedPoint({ d: 50, n: 400, margin: 0.01 }), 200, "d20a9abd9852a474"],
+    ["orthonormal n 8", plantedPoint({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "1fcf3c977c9e6bd5"],
+    ["hadamard n 16", plantedPoint({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "3b25588c315b26fa"],
   ];
   for (const [name, p, seed, digest] of cases) {
     it(`${name}, seed ${seed}`, () => {
       const data = generateData(p, createDraws(seed, "data", 2));
-      expect(digestOf(data.x, data.y, ...(data.planted ? [data.planted.w] : []))).toBe(digest);
+      expect(bytesDigest(data.x, data.y, ...(data.planted ? [data.planted.w] : []))).toBe(digest);
     });
   }
 
   it("initial weights normal:1 and uniform:0.5, 11 entries", () => {
     const normal = drawInitialWeights({ kind: "normal", scale: 1 }, 11, () => createDraws(9, "init", 2));
     const uniform = drawInitialWeights({ kind: "uniform", scale: 0.5 }, 11, () => createDraws(9, "init", 2));
-    expect(digestOf(normal, uniform)).toBe("a7a05fdf8f880399");
+    expect(bytesDigest(normal, uniform)).toBe("a7a05fdf8f880399");
   });
 });
 
@@ -170,7 +162,7 @@ describe("data versions 1 and 2 draw from the same law", () => {
       const updates: Record<number, number[]> = { 1: [], 2: [] };
       for (const version of [1, 2] as const) {
         for (let seed = 0; seed < 400; seed++) {
-          const data = generateData(point({ d, offset }), createDraws(7000 + seed, "data", version));
+          const data = generateData(plantedPoint({ d, offset }), createDraws(7000 + seed, "data", version));
           for (let i = 0; i < data.n; i++) {
             let norm2 = 0;
             let along = 0;
