@@ -86,6 +86,10 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): D
  *    first d − 1 coordinates of a uniform point on the sphere S^d of R^(d+1) (Voelker, Gosmann and
  *    Stewart, 2017): d normals projected orthogonal to w (a standard normal vector of that subspace), two
  *    more normals, and z_⊥ / √(‖z_⊥‖² + e₁² + e₂²). Written straight into the point's row.
+ * The draws, in this order (they define the version): w (d normals), v₀ (d normals, again while too
+ * parallel to w), the rows of the pair (two uniforms), every row's d normals (n·d, row by row, into x),
+ * two more normals a row (2n), then row by row its label (a uniform, not for the pair) and its distance
+ * (a uniform, not for the pair). With d = 1 there are no normals after w.
  */
 function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
@@ -97,39 +101,56 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): D
   const positive = Math.floor(uniform() * n);
   let negative = Math.floor(uniform() * (n - 1));
   if (negative >= positive) negative++;
-  const z = new Float64Array(d + 2);
+  // Every row's normals first, in two calls (the rows' d in place, then two more a row; a call per row
+  // cost more than a small row's draws), then row by row its label, its distance and its point.
+  let extra = EMPTY;
+  if (d >= 2) {
+    normal.fill(x);
+    extra = scratch(2 * n);
+    normal.fill(extra, 0, 2 * n);
+  }
   for (let i = 0; i < n; i++) {
     const support = i === positive || i === negative;
     const label = i === positive ? 1 : i === negative ? -1 : uniform() < 0.5 ? 1 : -1;
     const t = support ? gamma : gamma + uniform() * (r + label * b - gamma);
-    const along = label * t - b;
-    const room = Math.sqrt(Math.max(0, r * r - along * along));
+    const a = label * t - b;
+    const room = Math.sqrt(Math.max(0, r * r - a * a));
     const row = i * d;
     y[i] = label;
     if (d < 2) {
-      x[row] = along * w[0]!;
+      x[row] = a * w[0]!;
       continue;
     }
     if (support) {
-      for (let j = 0; j < d; j++) x[row + j] = along * w[j]! + room * v0[j]!;
+      for (let j = 0; j < d; j++) x[row + j] = a * w[j]! + room * v0[j]!;
       continue;
     }
-    // d + 2 normals in one call: z (d of them), then e₁ and e₂. Two passes over the row: ‖z_⊥‖² =
-    // ‖z‖² − (z·w)² (w is a unit vector), and x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
-    normal.fill(z);
+    // Two passes over the row: ‖z_⊥‖² = ‖z‖² − (z·w)² (w is a unit vector), and
+    // x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
     let dot = 0;
     let squares = 0;
     for (let j = 0; j < d; j++) {
-      const value = z[j]!;
+      const value = x[row + j]!;
       dot += value * w[j]!;
       squares += value * value;
     }
-    const norm2 = Math.max(0, squares - dot * dot) + z[d]! * z[d]! + z[d + 1]! * z[d + 1]!;
+    const e1 = extra[2 * i]!;
+    const e2 = extra[2 * i + 1]!;
+    const norm2 = Math.max(0, squares - dot * dot) + e1 * e1 + e2 * e2;
     const scale = norm2 > 0 ? room / Math.sqrt(norm2) : 0;
-    const base = along - scale * dot;
-    for (let j = 0; j < d; j++) x[row + j] = base * w[j]! + scale * z[j]!;
+    const base = a - scale * dot;
+    for (let j = 0; j < d; j++) x[row + j] = base * w[j]! + scale * x[row + j]!;
   }
   return { n, d, x, y, planted: { w, b } };
+}
+
+const EMPTY: Float64Array = new Float64Array(0);
+let scratchValues: Float64Array = EMPTY;
+
+/** A reused buffer of at least `length` values (this thread's; its contents are the caller's until its next call). */
+function scratch(length: number): Float64Array {
+  if (scratchValues.length < length) scratchValues = new Float64Array(Math.max(length, 2 * scratchValues.length));
+  return scratchValues;
 }
 
 /** Fisher–Yates over the points (rows of x with their labels). */

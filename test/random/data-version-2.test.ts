@@ -115,10 +115,10 @@ function normalCdf(x: number): number {
 
 describe("data version 2: recorded digests of data sets and initial weights", () => {
   const cases: [string, PointParameters, number, string][] = [
-    ["planted d 2", plantedPoint({}), 1, "10e39f2426b65431"],
-    ["planted d 3", plantedPoint({ d: 3 }), 2, "921298beb989316d"],
-    ["planted d 8, offset 0.3", plantedPoint({ d: 8, offset: 0.3 }), 3, "879898f4d8b883f2"],
-    ["planted d 50, n 400, margin 0.01", plantedPoint({ d: 50, n: 400, margin: 0.01 }), 200, "d20a9abd9852a474"],
+    ["planted d 2", plantedPoint({}), 1, "9bc8371d948c0713"],
+    ["planted d 3", plantedPoint({ d: 3 }), 2, "97dcb5ea88a009b3"],
+    ["planted d 8, offset 0.3", plantedPoint({ d: 8, offset: 0.3 }), 3, "fbe02ddd1964528e"],
+    ["planted d 50, n 400, margin 0.01", plantedPoint({ d: 50, n: 400, margin: 0.01 }), 200, "38f9dc0c5ebc3bf4"],
     ["orthonormal n 8", plantedPoint({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "1fcf3c977c9e6bd5"],
     ["hadamard n 16", plantedPoint({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "3b25588c315b26fa"],
   ];
@@ -161,7 +161,7 @@ describe("data versions 1 and 2 draw from the same law", () => {
       const distances: Record<number, number[]> = { 1: [], 2: [] };
       const updates: Record<number, number[]> = { 1: [], 2: [] };
       for (const version of [1, 2] as const) {
-        for (let seed = 0; seed < 400; seed++) {
+        for (let seed = 0; seed < 1500; seed++) {
           const data = generateData(plantedPoint({ d, offset }), createDraws(7000 + seed, "data", version));
           for (let i = 0; i < data.n; i++) {
             let norm2 = 0;
@@ -176,7 +176,9 @@ describe("data versions 1 and 2 draw from the same law", () => {
           if (seed < 300) updates[version]!.push(executeRun(runSpec({ seed: 7000 + seed, n: 60, d, margin: 0.1, offset, order, optimal: false, dataVersion: version })).updates!);
         }
       }
-      // 24 000 norms and distances (every row of 400 data sets) and 300 runs a version
+      // 90 000 norms and distances (every row of 1 500 data sets) and 300 runs a version: a real change of
+      // law would give a KS statistic far above 1.63 with this many (the radius uniform on [0, room], a
+      // wrong law, gives 38 at d 3 and 114 at d 10 on the norms)
       for (const sample of [norms, distances, updates]) expect(ks(sample[1]!, sample[2]!)).toBeLessThan(1.63);
     }
   });

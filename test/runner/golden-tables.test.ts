@@ -32,10 +32,10 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
 
   it("experiments/quick.json at data version 2 (the default)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
-      "runs.csv": "eb533f30b231acda",
-      "runs.jsonl": "8ff3eaf800247d50",
-      "summary.csv": "69f51b242c77f193",
-      "summary.json": "f7caeeecd6b1e5eb",
+      "runs.csv": "b34b469f2fa38cb0",
+      "runs.jsonl": "2d16df5652910a3b",
+      "summary.csv": "bd6a8641cc660cda",
+      "summary.json": "dfaadb66fdfde7ad",
     });
   });
 
