@@ -52,7 +52,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
-import { parseExperiment } from "../src/experiment/load-experiment.js";
 import { generatePlanted } from "../src/generators/planted.js";
 import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { Shard } from "../sweep/shard.js";
-import { readManifest, requireComplete } from "../runner/manifest.js";
+import { readManifest, recordedDataVersion, requireComplete } from "../runner/manifest.js";
 import { summaryRows } from "../runner/read-result-folder.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { ToolInfo } from "../runner/tool-info.js";
@@ -55,7 +55,7 @@ export function loadResults(folder: string): LoadedResults {
     append(outcomes, key, { repeat: row.repeat, converged });
     if (converged) append(runs, key, row);
   }
-  const dataVersion = (manifest.resolved as { dataVersion?: number }).dataVersion ?? 1;
+  const dataVersion = recordedDataVersion(manifest);
   return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, dataVersion, shard: manifest.shard, points, runs, outcomes };
 }
 

@@ -7,8 +7,8 @@ import { LABEL_COLUMN, type CsvDataSet } from "./read-data-csv.js";
  * `label` (±1). Numbers are written in their shortest round-trip form, so reading the file back gives the
  * same doubles.
  */
-export function dataSetCsv(data: DataSet | CsvDataSet, features?: readonly string[]): string {
-  const names = features ?? ("features" in data ? data.features : Array.from({ length: data.d }, (_, j) => `x${j + 1}`));
+export function dataSetCsv(data: DataSet | CsvDataSet): string {
+  const names = "features" in data ? data.features : Array.from({ length: data.d }, (_, j) => `x${j + 1}`);
   const lines = [csvLine([...names, LABEL_COLUMN])];
   for (let i = 0; i < data.n; i++) {
     lines.push(csvLine([...data.x.subarray(i * data.d, (i + 1) * data.d), data.y[i]!]));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
 
@@ -26,6 +27,14 @@ export interface Manifest {
     readonly notConverged?: number;
     readonly violatingRuns?: number;
   };
+}
+
+/**
+ * The data version a folder's runs drew with: the manifest's resolved one, or version 1 for folders of
+ * tools before data versions, whose manifests name none.
+ */
+export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataVersion {
+  return (manifest.resolved as Partial<Experiment>).dataVersion ?? FIRST_DATA_VERSION;
 }
 
 /** The folder's manifest, or null when it has none; one that does not parse is refused by name. */

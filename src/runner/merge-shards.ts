@@ -4,10 +4,9 @@ import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
-import { FIRST_DATA_VERSION } from "../random/data-version.js";
 import { withDataVersion } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
-import { readManifest, requireComplete, type Manifest } from "./manifest.js";
+import { readManifest, recordedDataVersion, requireComplete, type Manifest } from "./manifest.js";
 import { RecordStream } from "./recorded-runs.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, clearResults, inspectResultFolder, removeLeftovers } from "./result-folder.js";
@@ -43,9 +42,10 @@ export async function mergeShards(
     if (files(manifest) !== files(first)) {
       throw new InputError(`${dir} read other data files than ${shardDirs[0]} (a data file changed between the shards' runs): rerun the shards on the same files`);
     }
-    const version = (m: typeof manifest) => m.resolved.dataVersion ?? FIRST_DATA_VERSION;
-    if (version(manifest) !== version(first)) {
-      throw new InputError(`${dir} holds data version ${version(manifest)}, ${shardDirs[0]} data version ${version(first)}: the shards drew different data; rerun them with one data version`);
+    if (recordedDataVersion(manifest) !== recordedDataVersion(first)) {
+      throw new InputError(
+        `${dir} holds data version ${recordedDataVersion(manifest)}, ${shardDirs[0]} data version ${recordedDataVersion(first)}: the shards drew different data; rerun them with one data version`,
+      );
     }
     const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);

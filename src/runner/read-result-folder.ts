@@ -25,29 +25,18 @@ export interface ResultFolder {
  */
 export function readResultFolder(folder: string): ResultFolder {
   const manifest = readManifest(folder, "readResultFolder needs a result folder written by perceptron-lab run or merge");
-  const runs = function* () {
-    const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-    for (let row = stream.take(); row !== null; row = stream.take()) yield row;
-  };
-  const summary = existsSync(join(folder, OUTPUT_FILES.summaryJson)) || manifest.shard === null || manifest.status !== "complete" ? readSummary(folder, manifest, null) : summariseRuns(runs());
-  return { folder, manifest, summary, runs };
+  return { folder, manifest, summary: summaryRows(folder, manifest, null), runs: () => recordsOf(folder) };
 }
 
 /**
- * The summary rows of a complete result folder: summary.json, or, for a shard's folder (which has none),
+ * The summary rows of a result folder: summary.json, or, for a complete shard's folder (which has none),
  * summarised from its runs, each point over the shard's runs of it. `needs` words the error of a folder
  * with neither (null: no summary is an empty list).
  */
-export function summaryRows(folder: string, manifest: Manifest, needs: string): SummaryRow[] {
-  if (!existsSync(join(folder, OUTPUT_FILES.summaryJson)) && manifest.shard !== null) {
-    return summariseRuns(readResultFolder(folder).runs());
-  }
-  return readSummary(folder, manifest, needs);
-}
-
-function readSummary(folder: string, manifest: Manifest, needs: string | null): SummaryRow[] {
+export function summaryRows(folder: string, manifest: Manifest, needs: string | null): SummaryRow[] {
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
   if (!existsSync(summaryPath)) {
+    if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder));
     if (needs === null) return [];
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
@@ -56,4 +45,10 @@ function readSummary(folder: string, manifest: Manifest, needs: string | null): 
   } catch {
     throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
   }
+}
+
+/** Every run's row of a folder, in run order, each record's check verified. */
+function* recordsOf(folder: string): Generator<RunRow> {
+  const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+  for (let row = stream.take(); row !== null; row = stream.take()) yield row;
 }

@@ -3,8 +3,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { parseExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged } from "../experiment/read-data-files.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
-import { FIRST_DATA_VERSION } from "../random/data-version.js";
-import type { Manifest } from "./manifest.js";
+import { recordedDataVersion, type Manifest } from "./manifest.js";
 
 /**
  * The experiment a result folder's manifest records (its contents as run, `--set` overrides applied, not
@@ -27,5 +26,5 @@ export function recordedExperiment(folder: string, manifest: Manifest): LoadedEx
 export function withDataVersion(manifest: Manifest): unknown {
   const source = manifest.experiment.source;
   if (source === null || typeof source !== "object" || Array.isArray(source) || "dataVersion" in source) return source;
-  return { ...source, dataVersion: manifest.resolved.dataVersion ?? FIRST_DATA_VERSION };
+  return { ...source, dataVersion: recordedDataVersion(manifest) };
 }

@@ -11,7 +11,6 @@ import type { DataSets } from "../generators/generate-data.js";
 import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
-import { FIRST_DATA_VERSION } from "../random/data-version.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
@@ -20,7 +19,7 @@ import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, shardRepeats, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
-import type { Manifest } from "./manifest.js";
+import { recordedDataVersion, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
@@ -160,7 +159,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const reusable = (row: RunRow, spec: RunSpec) =>
     previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
 
-  // The coordinator's own work (this thread's event loop busy, not waiting on the workers), for the manifest.
+  // The coordinator's own cost, for the manifest: its thread's CPU time, and its event loop's busy time.
   const busyAtStart = performance.eventLoopUtilization();
   const cpuAtStart = mainThreadCpuSeconds();
   const shard = options.shard ?? null;
@@ -340,7 +339,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExp
   // A changed data file or data version would make the recorded runs wrong however the experiment matches (even with --force).
   if (manifest !== null) {
     checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
-    const recorded = manifest.resolved.dataVersion ?? FIRST_DATA_VERSION;
+    const recorded = recordedDataVersion(manifest);
     const now = loaded.experiment.dataVersion;
     if (recorded !== now) {
       throw new InputError(

@@ -1,6 +1,7 @@
 import type { Experiment, Grid } from "../experiment/experiment.js";
 import { estimateRunCost } from "./estimate-run-cost.js";
 import { planSweep, type SkippedPoints } from "./plan-sweep.js";
+import type { SweepPoint } from "./run-batch.js";
 import { shardRepeats, type Shard } from "./shard.js";
 
 /** What `run --dry-run` prints: the sweep an experiment expands into, counted and costed, with nothing run. */
@@ -26,7 +27,7 @@ export interface PlanDescription {
 /** Expands and costs an experiment's sweep without running it. */
 export function describePlan(experiment: Experiment, shard: Shard | null = null): PlanDescription {
   const plan = planSweep(experiment);
-  const costOf = (point: { parameters: Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, experiment.maxEpochs);
+  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
   let shardRuns = 0;
   let multiplyAdds = 0;
   if (shard === null) {
