@@ -1,18 +1,22 @@
 import { mean, max, min, quantileSorted, quickselect, sampleStandardDeviation } from "simple-statistics";
 import type { Median, Statistics } from "./summary-types.js";
 
+/** The quantiles of Statistics, ascending (placeQuantiles wants them so). */
+const QUANTILES = [0.1, 0.25, 0.5, 0.75, 0.9] as const;
+
 /**
  * The statistics of `values`, in the order they came (means are summed in that order). The values are
- * taken, not borrowed: a Float64Array is reordered in place afterwards for the median and p90 (a plain
+ * taken, not borrowed: a Float64Array is reordered in place afterwards for the quantiles (a plain
  * array is copied first), so a point with 10^6 runs needs no sorted copy of each column.
  */
 export function statistics(values: Float64Array | readonly number[]): Statistics {
-  if (values.length === 0) return { mean: null, sd: null, min: null, median: null, p90: null, max: null };
-  // In run order first (the mean is summed in that order), then reordered in place for the median and p90.
+  if (values.length === 0) return { mean: null, sd: null, min: null, p10: null, p25: null, median: null, p75: null, p90: null, max: null };
+  // In run order first (the mean is summed in that order), then reordered in place for the quantiles.
   const inOrder = values as number[];
   const [average, sd, least, most] = [mean(inOrder), values.length > 1 ? sampleStandardDeviation(inOrder) : null, min(inOrder), max(inOrder)];
-  const placed = placeQuantiles(values, [0.5, 0.9]);
-  return { mean: average, sd, min: least, median: quantileSorted(placed, 0.5), p90: quantileSorted(placed, 0.9), max: most };
+  const placed = placeQuantiles(values, QUANTILES);
+  const [p10, p25, median, p75, p90] = QUANTILES.map((p) => quantileSorted(placed, p)) as [number, number, number, number, number];
+  return { mean: average, sd, min: least, p10, p25, median, p75, p90, max: most };
 }
 
 /** The median of `values`, taken as statistics() takes them (a Float64Array is reordered in place). */

@@ -6,8 +6,15 @@ export interface Statistics {
   /** Sample standard deviation (n − 1); null for fewer than two values. */
   readonly sd: number | null;
   readonly min: number | null;
+  /**
+   * p10, p25, median, p75, p90: the 0.1, 0.25, 0.5, 0.75 and 0.9 quantiles by linear interpolation (R type 7,
+   * numpy's default; simple-statistics' `quantileSorted`). p25 and p75 bound the interquartile band the
+   * report draws; p10 and p90 its whiskers.
+   */
+  readonly p10: number | null;
+  readonly p25: number | null;
   readonly median: number | null;
-  /** The 0.9 quantile by linear interpolation (R type 7, numpy's default; simple-statistics' `quantileSorted`). */
+  readonly p75: number | null;
   readonly p90: number | null;
   readonly max: number | null;
 }

@@ -14,7 +14,7 @@ export function compareBuilder(yargs: Argv) {
       array: true,
       describe:
         "A rule, repeatable (given rules replace the defaults): converged (a confirmed drop of the converged share), errors (any new error run), " +
-        "or statistic:metric:threshold with statistic mean, sd, min, median, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
+        "or statistic:metric:threshold with statistic mean, sd, min, p10, p25, median, p75, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
       default: DEFAULT_FAIL_RULES,
     })
     .option("alpha", { type: "number", describe: "Level of the tests that confirm a change, after the correction", default: 0.05 })

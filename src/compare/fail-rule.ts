@@ -1,7 +1,7 @@
 import { UsageError } from "../cli/cli-error.js";
 import { RUN_COLUMNS } from "../export/run-columns.js";
 
-export const STATISTICS = ["mean", "sd", "min", "median", "p90", "max"] as const;
+export const STATISTICS = ["mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"] as const;
 export type StatisticName = (typeof STATISTICS)[number];
 
 /**

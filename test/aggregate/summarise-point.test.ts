@@ -16,13 +16,17 @@ describe("statistics", () => {
   it("matches a hand computation", () => {
     // 1, 2, 3, 4, 10: mean 4, sample variance (9 + 4 + 1 + 0 + 36)/4 = 12.5, median 3.
     // p90 by linear interpolation (R type 7, numpy's default): index (5 − 1)·0.9 = 3.6 between the
-    // sorted values 4 and 10: 4 + 0.6·6 = 7.6.
+    // sorted values 4 and 10: 4 + 0.6·6 = 7.6. p10: index 0.4 between 1 and 2 = 1.4; p25: index 1 = 2;
+    // p75: index 3 = 4.
     const stats = statistics([3, 1, 10, 2, 4]);
-    expect(stats).toMatchObject({ mean: 4, sd: Math.sqrt(12.5), min: 1, median: 3, max: 10 });
+    expect(stats).toMatchObject({ mean: 4, sd: Math.sqrt(12.5), min: 1, p25: 2, median: 3, p75: 4, max: 10 });
+    expect(stats.p10).toBeCloseTo(1.4, 12);
     expect(stats.p90).toBeCloseTo(7.6, 12);
+    // The keys in this order are summary.csv's columns.
+    expect(Object.keys(stats)).toEqual(["mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"]);
   });
 
-  it("takes the median and p90 a full sort gives, ties and long columns included", () => {
+  it("takes the quantiles a full sort gives, ties and long columns included", () => {
     // Quickselect places the order statistics instead of sorting; the numbers must be a sort's, bit for bit.
     const value = fc.oneof(fc.integer({ min: 0, max: 6 }), fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }));
     const column = fc.oneof(fc.array(value, { minLength: 1, maxLength: 40 }), fc.array(value, { minLength: 601, maxLength: 1500 }));
@@ -32,7 +36,8 @@ describe("statistics", () => {
         const same = (value: number | null) => (value === null ? null : value + 0);
         const sorted = Float64Array.from(values).sort() as unknown as number[];
         const stats = statistics(Float64Array.from(values));
-        expect([stats.median, stats.p90].map(same)).toEqual([medianSorted(sorted), quantileSorted(sorted, 0.9)].map(same));
+        const quantiles = [stats.p10, stats.p25, stats.median, stats.p75, stats.p90].map(same);
+        expect(quantiles).toEqual([quantileSorted(sorted, 0.1), quantileSorted(sorted, 0.25), medianSorted(sorted), quantileSorted(sorted, 0.75), quantileSorted(sorted, 0.9)].map(same));
         expect(same(medianOf(Float64Array.from(values)).median)).toBe(same(medianSorted(sorted)));
         expect(same(statistics(values).p90)).toBe(same(quantileSorted(sorted, 0.9)));
       }),
@@ -42,8 +47,8 @@ describe("statistics", () => {
   });
 
   it("has no sd for one value and nothing for none", () => {
-    expect(statistics([5])).toEqual({ mean: 5, sd: null, min: 5, median: 5, p90: 5, max: 5 });
-    expect(statistics([])).toEqual({ mean: null, sd: null, min: null, median: null, p90: null, max: null });
+    expect(statistics([5])).toEqual({ mean: 5, sd: null, min: 5, p10: 5, p25: 5, median: 5, p75: 5, p90: 5, max: 5 });
+    expect(statistics([])).toEqual({ mean: null, sd: null, min: null, p10: null, p25: null, median: null, p75: null, p90: null, max: null });
   });
 });
 
@@ -52,7 +57,7 @@ describe("summarisePoint", () => {
     const rows: RunRow[] = [executeRun(spec(0, 0)), executeRun(spec(1, 0)), errorRow(spec(2, 0), "boom")];
     const summary = summarisePoint(rows);
     expect(summary).toMatchObject({ point: 0, generator: "orthonormal", n: 6, runs: 3, converged: 2, errors: 1, violations: 0 });
-    expect(summary.updates).toEqual({ mean: 6, sd: 0, min: 6, median: 6, p90: 6, max: 6 });
+    expect(summary.updates).toEqual({ mean: 6, sd: 0, min: 6, p10: 6, p25: 6, median: 6, p75: 6, p90: 6, max: 6 });
     expect(summary.plantedNovikoffBound).toEqual({ median: 6 });
     expect(summary.plantedHuRatio.median).toBeCloseTo(6 / 6, 12);
   });

@@ -203,7 +203,7 @@ describe("parseFailRule", () => {
     expect(() => parseFailRule("median:speed:1")).toThrow(
       "--fail median:speed:1: speed is not a metric: use updates, epochs, ratio.<novikoff|snapp|hu|optimised|best>, or a column such as bestRatio or plantedHuRatio",
     );
-    expect(() => parseFailRule("p95:updates:1")).toThrow('--fail p95:updates:1: the statistic must be one of mean, sd, min, median, p90, max (got "p95")');
+    expect(() => parseFailRule("p95:updates:1")).toThrow('--fail p95:updates:1: the statistic must be one of mean, sd, min, p10, p25, median, p75, p90, max (got "p95")');
     expect(() => parseFailRule("median:updates:-1")).toThrow("--fail median:updates:-1: the threshold must be a number ≥ 0, or a percentage as in 10%");
   });
 });

@@ -116,7 +116,7 @@ describe("runExperiment", () => {
     const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
     for (const row of summary) {
       expect(row.updates.median).toBe(row.n);
-      expect(row.plantedNovikoffRatio).toEqual({ mean: 1, sd: 0, min: 1, median: 1, p90: 1, max: 1 });
+      expect(row.plantedNovikoffRatio).toEqual({ mean: 1, sd: 0, min: 1, p10: 1, p25: 1, median: 1, p75: 1, p90: 1, max: 1 });
     }
   });
 });
