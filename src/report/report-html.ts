@@ -2,6 +2,8 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { REPORT_COLUMNS } from "./summary-columns.js";
 
 export interface RenderedPlot {
+  /** plots/<name>.svg and plots/<name>.vl.json, the picture and its Vega-Lite specification. */
+  readonly name: string;
   readonly title: string;
   readonly caption: string;
   readonly svg: string;
@@ -24,7 +26,7 @@ export function reportHtml(title: string, description: string | null, facts: rea
 <title>${escape(title)}</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
-figure { margin: 2rem 0; } figcaption { color: #555; max-width: 60rem; }
+figure { margin: 2rem 0; } figcaption { color: #555; max-width: 60rem; } figure svg { max-width: 100%; height: auto; } .files { color: #888; font-size: 12px; }
 table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #f3f3f3; } td:nth-child(-n+10) { text-align: left; }
 </style>
@@ -33,7 +35,7 @@ th { background: #f3f3f3; } td:nth-child(-n+10) { text-align: left; }
 <h1>${escape(title)}</h1>
 ${description ? `<p>${escape(description)}</p>` : ""}
 <ul>${facts.map((fact) => `<li>${escape(fact)}</li>`).join("")}</ul>
-${plots.map((plot) => `<figure><h2>${escape(plot.title)}</h2>\n${plot.svg}\n<figcaption>${escape(plot.caption)}</figcaption></figure>`).join("\n")}
+${plots.map((plot) => `<figure id="${escape(plot.name)}"><h2>${escape(plot.title)}</h2>\n${plot.svg}\n<figcaption>${escape(plot.caption)} <span class="files">plots/${escape(plot.name)}.svg, its Vega-Lite specification plots/${escape(plot.name)}.vl.json</span></figcaption></figure>`).join("\n")}
 <h2>Summary</h2>
 <p>Medians over each grid point's converged runs; bounds marked * come from the max-margin separator, best is the smallest bound over both separators.</p>
 <table>

@@ -48,7 +48,7 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
 }
 
 /** Every run's row of a folder, in run order, each record's check verified. */
-function* recordsOf(folder: string): Generator<RunRow> {
+export function* recordsOf(folder: string): Generator<RunRow> {
   const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
   for (let row = stream.take(); row !== null; row = stream.take()) yield row;
 }

@@ -1,0 +1,45 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { temporaryFolder } from "../helpers.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** .ci/run installs Debian's chromium and sets REQUIRE_CHROMIUM: there the browser tests must run. */
+export const haveChromium = existsSync(CHROMIUM);
+if (process.env.REQUIRE_CHROMIUM && !haveChromium) throw new Error(`REQUIRE_CHROMIUM is set but ${CHROMIUM} is missing`);
+
+function flags(): string[] {
+  const profile = temporaryFolder("chromium-");
+  return ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`];
+}
+
+/** The page as headless Chromium laid it out (its DOM), and what it logged: console errors show there. */
+export function chromiumDom(page: string): { status: number | null; dom: string; log: string } {
+  const result = spawnSync(CHROMIUM, [...flags(), "--enable-logging=stderr", "--v=0", "--dump-dom", `file://${page}`], { encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, dom: result.stdout, log: result.stderr };
+}
+
+/** A screenshot of the page, `width` px wide, into `folder`: its path, or null when Chromium failed. */
+export function chromiumScreenshot(page: string, folder: string, name: string, width = 1250, height = 2000): string | null {
+  const png = join(folder, `${name}.png`);
+  const shot = spawnSync(CHROMIUM, [...flags(), "--hide-scrollbars", `--window-size=${width},${height}`, `--screenshot=${png}`, `file://${page}`], { timeout: 60_000 });
+  return shot.status === 0 && existsSync(png) ? png : null;
+}
+
+/** A console error or an uncaught exception in Chromium's log. */
+export const CONSOLE_ERROR = /CONSOLE.*(error|Uncaught)|Uncaught/i;
+
+/**
+ * The graphical elements (paths, lines, rects) inside each of Vega's mark groups (`role-mark`) of each
+ * SVG of a page's DOM, in page order: axes and legends are other roles, so this counts only what the data drew.
+ */
+export function marksPerSvg(dom: string): number[] {
+  return dom
+    .split("<svg ")
+    .slice(1)
+    .map((svg) => {
+      let count = 0;
+      for (const group of svg.matchAll(/<g class="mark-[a-z]+ role-mark[^"]*"[^>]*>([\s\S]*?)<\/g>/g)) count += (group[1]!.match(/<(path|line|rect) /g) ?? []).length;
+      return count;
+    });
+}
