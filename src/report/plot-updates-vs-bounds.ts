@@ -1,5 +1,5 @@
 import type { RunRow } from "../run/run-types.js";
-import { BOUND_TITLES, boundColumn, coincidentMarks, counted, diagonalWithin, MAX_MARKS, PLOTTED_BOUNDS, plotSpec, separatorWords, thinned, type Plot, type PlotInput, type PlottedBound } from "./plot.js";
+import { BOUND_TITLES, boundColumn, coincidentMarks, counted, diagonalWithin, MAX_MARKS, ordinal, PLOTTED_BOUNDS, plotSpec, separatorWords, thinned, type Plot, type PlotInput, type PlottedBound } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
 /**
@@ -55,7 +55,9 @@ export function updatesVsBoundsPlot(input: PlotInput): Plot | null {
   const caption = [
     `One mark: a run, at its observed updates against a bound of ${separatorWords(input.separator)} (log-log); one panel per bound.`,
     shared.length > 0 ? `${shared.join("; ")}: equal on every run drawn (as from ŵ(0) = 0), so one panel shows them.` : "",
-    "Below the dashed line y = x the bound holds; the closer to it, the tighter.",
+    diagonal.length > 0
+      ? "Below the dashed line y = x the bound holds; the closer to it, the tighter."
+      : `Every mark lies ${Math.max(...kept.map((row) => row.updates!)) < Math.min(...xs) ? "below" : "above (a bound broken: see violations)"} y = x, which is not drawn as it does not cross the range of the data.`,
     describeLayout(layout),
     describeImplied(sweep),
     coincidentMarks(data, ["kind", "bound", "updates", "panel", ...facetFields(layout)], [...markFields(layout), "converged"]),
@@ -74,7 +76,7 @@ export function updatesVsBoundsPlot(input: PlotInput): Plot | null {
 export function runsShown(input: PlotInput, shown: number, every: number): string {
   const step = input.runsEvery * every;
   if (step === 1) return "";
-  return `Thinned: every ${step}th run of the sweep is drawn (${shown} of ${input.totalRuns}), so that the figure stays small.`;
+  return `Thinned: every ${ordinal(step)} run of the sweep is drawn (${shown} of ${input.totalRuns}), so that the figure stays small.`;
 }
 
 /** The bounds grouped by equality on every run (both absent, or equal to 12 significant digits), in table order. */

@@ -100,6 +100,13 @@ export function coincidentMarks(data: readonly Record<string, unknown>[], positi
   return shared === 0 ? "" : `At ${counted(shared, "place")} marks of different colour or shape coincide (equal values), so the top one hides the others.`;
 }
 
+/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st, … */
+export function ordinal(k: number): string {
+  const teens = k % 100 >= 11 && k % 100 <= 13;
+  const suffix = teens ? "th" : (["th", "st", "nd", "rd"][k % 10] ?? "th");
+  return `${k}${suffix}`;
+}
+
 /** A count with its noun, plural when it is not 1. */
 export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -9,6 +9,7 @@ import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
 import { summariseRuns } from "../aggregate/summarise-runs.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { RunRow } from "../run/run-types.js";
+import { ordinal } from "./plot.js";
 import { reportPlots } from "./plot-specs.js";
 import { reportHtml } from "./report-html.js";
 import { reportMarkdown } from "./report-markdown.js";
@@ -68,7 +69,7 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
     `${c.runs} runs in ${summary.length} grid points: ${c.converged} converged, ${c.notConverged} not converged, ${c.errors} errors, ${c.violatingRuns} violations.`,
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
-    ...(every > 1 ? [`The per-run plots show every ${every}th run (${runs.length} of ${c.runs}).`] : []),
+    ...(every > 1 ? [`The per-run plots show every ${ordinal(every)} run (${runs.length} of ${c.runs}).`] : []),
     ...(old ? [`summary.json has no p10, p25 or p75 (written by perceptron-lab ${tool.version}): the report summarised runs.jsonl anew.`] : []),
     ...(shard === null ? [] : [`Shard ${shard.index} of ${shard.count}: every summary is over this shard's runs of its grid point (some of its repeats); merge the shards for the whole sweep.`]),
   ];

@@ -46,4 +46,35 @@ describe("report", () => {
     expect(png).not.toBeNull();
     expect(statSync(png!).size).toBeGreaterThan(50_000);
   });
+
+  it("shows the runs that did not converge, and thins a large scatter, saying both", async () => {
+    // maxEpochs 2 stops most runs; 800 runs against four distinct bounds (a random ŵ(0) parts them) are
+    // 3200 marks, over the 3000 a scatter draws.
+    const stopped = temporaryFolder();
+    await runExperiment(loaded({ name: "stopped", seed: 3, repeats: 200, maxEpochs: 2, grid: { n: 40, d: 2, margin: [0.01, 0.05], init: ["zero", "normal:1"], eta: 1 } }), { threads: 2, outDir: stopped });
+    await writeReport(stopped);
+    const summary = JSON.parse(readFileSync(join(stopped, "summary.json"), "utf8")) as { runs: number; converged: number }[];
+    const notConverged = summary.reduce((sum, row) => sum + row.runs - row.converged, 0);
+    expect(notConverged).toBeGreaterThan(100);
+    const spec = (name: string) => JSON.parse(readFileSync(join(stopped, "plots", `${name}.vl.json`), "utf8")) as { description: string; data: { values: Record<string, unknown>[] } };
+    const share = spec("converged-share");
+    expect(share.description).toContain(`within 2 epochs (${notConverged} in all)`);
+    // One bar part per point and outcome, the parts of a point adding up to 1.
+    expect(share.data.values).toHaveLength(3 * summary.length);
+    for (let point = 0; point < summary.length; point++) {
+      const parts = share.data.values.filter((row) => row.point === point).map((row) => row.share as number);
+      expect(parts.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    }
+    const scatter = spec("updates-vs-bounds");
+    const runs = scatter.data.values.filter((row) => row.kind === "run");
+    expect(new Set(runs.map((row) => row.run)).size).toBe(400); // every 2nd of 800
+    expect(runs.every((row) => (row.run as number) % 2 === 0)).toBe(true);
+    expect(runs.length).toBeLessThanOrEqual(3000);
+    expect(scatter.description).toContain("Thinned: every 2nd run of the sweep is drawn (400 of 800)");
+    const hollow = runs.filter((row) => row.converged === false);
+    expect(new Set(hollow.map((row) => row.run)).size).toBeGreaterThan(0);
+    expect(scatter.description).toContain(`Hollow: ${new Set(hollow.map((row) => row.run)).size} runs that did not converge`);
+    // The tightness and per-point plots say how many runs their statistics leave out.
+    for (const name of ["ratio-vs-margin", "updates-per-point"]) expect(spec(name).description).toContain(`${notConverged} runs did not converge (or failed)`);
+  });
 });

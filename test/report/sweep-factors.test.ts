@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coincidentMarks, diagonalWithin, scaleFor, thinned } from "../../src/report/plot.js";
+import { coincidentMarks, diagonalWithin, ordinal, scaleFor, thinned } from "../../src/report/plot.js";
 import { describeLayout, everyPanel, facetedSpec, layoutFactors, sweepFactors } from "../../src/report/sweep-factors.js";
 import type { PointParameters } from "../../src/run/run-types.js";
 import { pointParameters } from "../helpers.js";
@@ -82,6 +82,10 @@ describe("plot helpers", () => {
     expect(scaleFor([0.25, 0.355])).toEqual({ type: "linear", zero: false });
     expect(scaleFor([0.01, 0.5])).toEqual({ type: "log" });
     expect(scaleFor([0, 3, 300])).toEqual({ type: "symlog" });
+  });
+
+  it("words ordinals", () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]);
   });
 
   it("thins to every k-th item, the same ones every time", () => {

@@ -59,6 +59,12 @@ const reference = join(folder, "reference");
 const referenceRun = cli(["run", experiment, "--out", reference, "--quiet", "--no-report", "--threads", "1"]);
 const run = (out: string, ...more: string[]) => ["run", experiment, "--out", out, "--quiet", "--no-report", "--threads", "1", ...more];
 
+/**
+ * The loops below start ~40 pairs of CLI processes each (a kill or a fault at every file operation, then a
+ * resume): 48-60 s alone on this 2-core machine, more beside other test files. The default 60 s was flaky.
+ */
+const LOOP_TIMEOUT = 240_000;
+
 describe("kills aimed at every file operation", () => {
   it("leave a folder that a plain --resume completes to the uninterrupted tables (a fresh run)", async () => {
     expect(referenceRun.code).toBe(0);
@@ -76,7 +82,7 @@ describe("kills aimed at every file operation", () => {
       }),
     );
     expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
-  });
+  }, LOOP_TIMEOUT);
 
   it("leave a folder that a plain --resume completes, when the kill hits a resume (records gathered, renamed, rewritten)", async () => {
     // An interrupted folder: killed as its first table write is synced.
@@ -104,7 +110,7 @@ describe("kills aimed at every file operation", () => {
       }),
     );
     expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
-  });
+  }, LOOP_TIMEOUT);
 });
 
 describe("a write that fails", () => {
@@ -137,7 +143,7 @@ describe("a write that fails", () => {
     expect(outcomes.filter((o) => !o.message || o.wronglyComplete || !o.same)).toEqual([]);
     const hint = outcomes.find((o) => o.path.endsWith("runs.csv"))!.stderr;
     expect(hint).toContain(`What was written is kept: once this is fixed, perceptron-lab run ${experiment} --out ${join(folder, "fail-ENOSPC-")}`);
-  });
+  }, LOOP_TIMEOUT);
 
   it("on a real full disk (a 640 KiB tmpfs, as root), then with space freed", () => {
     if (process.getuid?.() !== 0 || spawnSync("mount", ["--version"]).status !== 0) {
