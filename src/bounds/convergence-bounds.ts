@@ -1,4 +1,8 @@
+import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/dot-enclosure.js";
+import { add, div, mul, nonNegative, point, sqrt, square, sub } from "../math/interval.js";
+import { addUp, divUp, mulDown, mulUp, sqrtUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
+import { separatorMargin } from "./separator-margin.js";
 
 /** The bounds of THEORY.md on the number of updates k; null where a bound does not apply. */
 export interface BoundSet {
@@ -42,6 +46,11 @@ const NO_BOUNDS: BoundSet = { novikoff: null, snapp: null, hu: null, optimised: 
  *     γp = a q / S, √X = 2a √(‖v‖² − q²/S) / √S and 1/(2γ²) = S/(2a²); √(B² + X) = hypot(B, √X). When
  *     B < 0 the sum B + √(B² + X) cancels; it is computed as X/(√(B² + X) − B) instead.
  * A separator with a ≤ 0 does not separate the data: it gives no bound at all.
+ *
+ * Rounding can only make a bound larger (docs/bounds.md, "Rounding"): every quantity is an interval that
+ * holds its exact value (interval.ts: each end rounded outward, exactly where the operation was exact),
+ * the dot products are compensated (dot-enclosure.ts), and each bound is the upper end of its interval,
+ * each margin the lower end of its. A separator is taken as separating only where a's lower end is > 0.
  */
 export function computeBounds(
   data: LearnerData,
@@ -49,55 +58,57 @@ export function computeBounds(
   eta: number,
   initialWeights: Float64Array,
 ): SeparatorBounds {
-  const { n, dim, u, radiusSquared: m } = data;
-  let s = 0;
-  for (let j = 0; j < dim; j++) s += separator[j]! * separator[j]!;
+  const { n, dim, u } = data;
+  const m = maxRowSquare(u, n, dim);
+  const { margin, a, s } = separatorMargin(data, separator);
+  if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS };
+
   const zeroInit = initialWeights.every((value) => value === 0);
-  let a = Infinity;
-  // From ŵ(0) = 0 every ŵ(0)·u_i is 0: the loop then takes one dot product a point instead of two.
-  let minInitDot = zeroInit ? 0 : Infinity;
-  for (let i = 0; i < n; i++) {
-    const row = i * dim;
-    let dot = 0;
-    if (zeroInit) {
-      for (let j = 0; j < dim; j++) dot += separator[j]! * u[row + j]!;
-    } else {
-      let initDot = 0;
-      for (let j = 0; j < dim; j++) {
-        dot += separator[j]! * u[row + j]!;
-        initDot += initialWeights[j]! * u[row + j]!;
-      }
-      if (initDot < minInitDot) minInitDot = initDot;
-    }
-    if (dot < a) a = dot;
-  }
-  const margin = a / Math.sqrt(s);
-  if (!(a > 0) || !(s > 0)) return { margin, bounds: NO_BOUNDS };
+  const etaPoint = point(eta);
+  const denominator = square(a).lo;
+  const upperBound = (numerator: Enclosure) => divUp(mulUp(numerator.hi, s.hi), denominator);
 
-  const a2 = a * a;
-  let vNorm2 = 0;
-  let q = 0;
+  const novikoff = zeroInit ? upperBound(m) : null;
+  const c = div(add(m, point(1)), mul(point(2), a));
+  if (zeroInit) {
+    // From ŵ(0) = 0 (v = 0): Snapp's k_max and N(0) are (R/γ)² (THEORY.md, bounds 2 and 4), Hu's D² is
+    // ‖c ŵ‖² = c² S. Each from its own upper ends, no pass over the components.
+    const hu = mulUp(square(c).hi, s.hi);
+    return { margin, bounds: { novikoff, snapp: novikoff, hu, optimised: novikoff, best: Math.min(novikoff!, hu) } };
+  }
+
+  const initNorm2 = dotEnclosure(initialWeights, 0, initialWeights, 0, dim);
+  const minInitDot = minRowDot(u, n, dim, initialWeights, mulUp(sqrtUp(initNorm2.hi), sqrtUp(m.hi)));
+  const snappFactor = sub(m, div(mul(point(2), minInitDot), etaPoint));
+  const snapp = snappFactor.hi <= 0 ? 0 : upperBound(snappFactor);
+
   let hu = 0;
-  const c = (m + 1) / (2 * a);
   for (let j = 0; j < dim; j++) {
-    const v = initialWeights[j]! / eta;
-    vNorm2 += v * v;
-    q += separator[j]! * v;
-    const diff = v - c * separator[j]!;
-    hu += diff * diff;
+    const v = div(point(initialWeights[j]!), etaPoint);
+    hu = addUp(hu, square(sub(v, mul(c, point(separator[j]!)))).hi);
   }
 
-  const novikoff = zeroInit ? (m * s) / a2 : null;
-  const snapp = Math.max(0, ((m - (2 * minInitDot) / eta) * s) / a2);
-  const b = m - (2 * a * q) / s;
-  // √X with X = 4γ²(‖v‖² − p²), and √(B² + X) by hypot: squaring B or X directly underflows to 0 on data
-  // near 1e-150 (halving N(0)) and overflows near 1e150.
-  const rootX = (2 * a * Math.sqrt(Math.max(0, vNorm2 - (q * q) / s))) / Math.sqrt(s);
-  const root = Math.hypot(b, rootX);
-  const numerator = b >= 0 ? b + root : rootX * (rootX / (root - b));
-  const optimised = (numerator * s) / (2 * a2);
+  const etaSquared = square(etaPoint);
+  const vNorm2 = div(initNorm2, etaSquared);
+  const q = div(dotEnclosure(separator, 0, initialWeights, 0, dim), etaPoint);
+  const twoA = mul(point(2), a);
+  const b = sub(m, div(mul(twoA, q), s));
+  // √X with X = 4γ²(‖v‖² − p²) ≥ 0 (Cauchy–Schwarz), and √(B² + X) by a scaled hypot: squaring B or X
+  // directly underflows to 0 on data near 1e-150 (halving N(0)) and overflows near 1e150.
+  const rootX = div(mul(twoA, sqrt(nonNegative(sub(vNorm2, div(square(q), s))))), sqrt(s));
+  const root = hypot(b, rootX);
+  const numerator = b.hi >= 0 ? add(b, root) : div(square(rootX), sub(root, b));
+  const optimised = divUp(mulUp(numerator.hi, s.hi), mulDown(2, denominator));
 
   const applicable = [novikoff, snapp, hu, optimised].filter((value): value is number => value !== null);
   const best = Math.min(...applicable);
   return { margin, bounds: { novikoff, snapp, hu, optimised, best } };
+}
+
+/** √(x² + y²) of two intervals, through a power of two k near the larger: k·√((x/k)² + (y/k)²), k exact. */
+function hypot(x: Enclosure, y: Enclosure): Enclosure {
+  const largest = Math.max(Math.abs(x.lo), Math.abs(x.hi), Math.abs(y.lo), Math.abs(y.hi));
+  if (!(largest > 0) || !Number.isFinite(largest)) return largest === 0 ? point(0) : { lo: 0, hi: Infinity };
+  const k = point(2 ** Math.floor(Math.log2(largest)));
+  return mul(k, sqrt(add(square(div(x, k)), square(div(y, k)))));
 }

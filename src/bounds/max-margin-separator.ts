@@ -1,6 +1,10 @@
 import { createRequire } from "node:module";
 import type { solveQP as SolveQP } from "quadprog";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
+import { dotEnclosure } from "../math/dot-enclosure.js";
+import { square } from "../math/interval.js";
+import { addDown, addUp, divUp, mulDown, sqrtDown, subDown } from "../math/outward-rounding.js";
+import { separatorMargin } from "./separator-margin.js";
 
 /**
  * optimal: a separating vector whose margin is within OPTIMALITY_GAP of the maximum (certified).
@@ -118,7 +122,7 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
     active.forEach((i, k) => (full[i] = polished.multipliers[k]!));
     dual = Math.max(dual, dualValue(full, n, dim, original));
   }
-  const upper = dual > 0 ? 1 / Math.sqrt(2 * dual) : Infinity;
+  const upper = dual > 0 ? divUp(1, sqrtDown(mulDown(2, dual))) : Infinity;
   const status = best.margin >= upper * (1 - OPTIMALITY_GAP) ? "optimal" : "inexact";
   return {
     status,
@@ -232,33 +236,33 @@ function hasZeroVector({ n, dim, u }: LearnerData): boolean {
   return false;
 }
 
-/** γ = min_i ŵ·u_i / ‖ŵ‖ on the learner's (unscaled) data. */
+/** γ = min_i ŵ·u_i / ‖ŵ‖ on the learner's (unscaled) data, rounded down (separatorMargin). */
 function marginOf(separator: Float64Array, data: LearnerData): number {
-  const { n, dim, u } = data;
-  let norm2 = 0;
-  for (let j = 0; j < dim; j++) norm2 += separator[j]! * separator[j]!;
-  let min = Infinity;
-  for (let i = 0; i < n; i++) {
-    let dot = 0;
-    for (let j = 0; j < dim; j++) dot += separator[j]! * u[i * dim + j]!;
-    if (dot < min) min = dot;
-  }
-  return min / Math.sqrt(norm2);
+  return separatorMargin(data, separator).margin;
 }
 
-/** D(λ) = Σ λ_i − ½ ‖Σ λ_i u_i‖² with λ clamped at 0 (every λ ≥ 0 is dual-feasible). */
+/**
+ * A lower end of D(λ) = Σ λ_i − ½ ‖Σ λ_i u_i‖² with λ clamped at 0 (every λ ≥ 0 is dual-feasible): the
+ * sums compensated and each operation rounded so that D can only come out smaller, and with it the margin
+ * bound 1/√(2D) larger (docs/bounds.md, "Rounding").
+ */
 function dualValue(multipliers: Float64Array, n: number, dim: number, u: (i: number, j: number) => number): number {
-  const combination = new Float64Array(dim);
+  const active: number[] = [];
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const lambda = Math.max(0, multipliers[i]!);
     if (lambda === 0) continue;
-    sum += lambda;
-    for (let j = 0; j < dim; j++) combination[j]! += lambda * u(i, j);
+    active.push(i);
+    sum = addDown(sum, lambda);
   }
+  const lambdas = Float64Array.from(active, (i) => Math.max(0, multipliers[i]!));
+  const column = new Float64Array(active.length);
   let norm2 = 0;
-  for (let j = 0; j < dim; j++) norm2 += combination[j]! * combination[j]!;
-  return sum - norm2 / 2;
+  for (let j = 0; j < dim; j++) {
+    active.forEach((i, k) => (column[k] = u(i, j)));
+    norm2 = addUp(norm2, square(dotEnclosure(lambdas, 0, column, 0, active.length)).hi);
+  }
+  return subDown(sum, divUp(norm2, 2));
 }
 
 /**

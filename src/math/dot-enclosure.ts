@@ -1,0 +1,165 @@
+import { addDown, addUp, mulUp, subDown } from "./outward-rounding.js";
+
+/** Two float64s around an exact real: lo ≤ value ≤ hi. */
+export interface Enclosure {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** Half an ulp of 1: the unit roundoff of float64. */
+const UNIT = 2 ** -53;
+/**
+ * More than an underflowing product or sum can lose (2⁻¹⁰⁷⁵): the smallest normal float64. A subnormal
+ * constant would do, but arithmetic on subnormals takes x86's slow path (~100 cycles): a row's slack
+ * computed with one was 5x slower.
+ */
+const TINY = 2 ** -1022;
+
+/** γ_k = k·u/(1 − k·u) (Higham, "Accuracy and Stability of Numerical Algorithms", 3.1), rounded up. */
+function gamma(k: number): number {
+  const ku = k * UNIT;
+  return nextAbove((ku / (1 - ku)) * (1 + 4 * UNIT));
+}
+
+function nextAbove(x: number): number {
+  return x + x * 4 * UNIT;
+}
+
+/**
+ * An enclosure of x·y over `length` terms (x from xOffset, y from yOffset), by Dot2 (Ogita, Rump, Oishi
+ * 2005, "Accurate sum and dot product", Algorithm 5.3): the plain sum p, and in s the exact errors of every
+ * product (TwoProduct) and sum (TwoSum), so p + s is the dot product as if computed in twice the precision:
+ * |p + s − x·y| ≤ γ_n² Σ|x_i y_i| (their Theorem 5.3, before the last rounding), taken here twice over for
+ * the rounding of that sum itself. When every error was 0 the plain sum is exact, and so is the enclosure
+ * (lo = hi): the structured families' integer data keep exact margins. A product TwoProduct cannot make
+ * exact (overflow or underflow range) falls back to the a-priori bound |p − x·y| ≤ γ_n Σ|x_i y_i| + 2n·2⁻¹⁰²² (Higham's, with room for underflow).
+ */
+export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike<number>, yOffset: number, length: number): Enclosure {
+  let p = 0;
+  let s = 0;
+  let absolute = 0;
+  let exact = true;
+  // The range where TwoProduct is exact (outward-rounding.ts, EXACT_PRODUCT), checked once after the loop.
+  let largestFactor = 0;
+  let smallestProduct = Infinity;
+  let underflowed = false;
+  for (let k = 0; k < length; k++) {
+    const a = x[xOffset + k]!;
+    const b = y[yOffset + k]!;
+    const h = a * b;
+    // TwoProduct (Dekker, Veltkamp's split) and TwoSum (Knuth), inline: this loop is the hot one.
+    let t = SPLITTER * a;
+    const aHigh = t - (t - a);
+    const aLow = a - aHigh;
+    t = SPLITTER * b;
+    const bHigh = t - (t - b);
+    const bLow = b - bHigh;
+    const productErr = aLow * bLow - (((h - aHigh * bHigh) - aLow * bHigh) - aHigh * bLow);
+    const q = p + h;
+    const bVirtual = q - p;
+    const sumErr = p - (q - bVirtual) + (h - bVirtual);
+    p = q;
+    s += productErr + sumErr;
+    const magnitude = Math.abs(h);
+    absolute += magnitude;
+    if (productErr !== 0 || sumErr !== 0) exact = false;
+    const factor = Math.max(Math.abs(a), Math.abs(b));
+    if (factor > largestFactor) largestFactor = factor;
+    if (magnitude === 0) underflowed ||= a !== 0 && b !== 0;
+    else if (magnitude < smallestProduct) smallestProduct = magnitude;
+  }
+  if (!Number.isFinite(p) || !Number.isFinite(absolute)) return { lo: -Infinity, hi: Infinity };
+  const compensated = !underflowed && largestFactor <= EXACT_FACTOR && smallestProduct >= EXACT_LOW && absolute <= EXACT_HIGH;
+  if (exact && compensated) return { lo: p, hi: p };
+  if (!compensated) {
+    const error = addUp(mulUp(gamma(length + 1), nextAbove(absolute)), length * 2 * TINY);
+    return { lo: subDown(p, error), hi: addUp(p, error) };
+  }
+  const g = gamma(length + 1);
+  // Σ|x_i y_i| ≤ (1 + γ_{n+1})·Σ fl|h_i|: each |h_i| is within an ulp of |x_i y_i|, the sum within γ_n.
+  const error = addUp(mulUp(mulUp(2 * g, g), mulUp(1 + g, absolute)), length * 2 * TINY);
+  return { lo: subDown(addDown(p, s), error), hi: addUp(addUp(p, s), error) };
+}
+
+/** Veltkamp's splitter and the range where TwoProduct is exact, as in outward-rounding.ts. */
+const SPLITTER = 134217729;
+const EXACT_FACTOR = 2 ** 995;
+const EXACT_LOW = 2 ** -900;
+const EXACT_HIGH = 2 ** 990;
+
+/**
+ * An enclosure of min_i w·u_i over the rows of u (n × dim, row-major): the margin of w before its norm.
+ * `scale` must be at least Σ_j |w_j u_ij| for every row (‖w‖·R does, by Cauchy–Schwarz). A plain pass gives
+ * each row's dot, within γ_{dim}·scale of the exact one (Higham 3.1); only the rows that bound cannot rule
+ * out as the minimum (usually one or two; all of them on the Hadamard family's ties) are taken again by
+ * dotEnclosure. The plain pass is what the bounds took before they were rounded outward.
+ */
+export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number): Enclosure {
+  if (n === 0) return { lo: NaN, hi: NaN };
+  const dots = scratchOf(n);
+  let least = Infinity;
+  for (let i = 0; i < n; i++) {
+    const row = i * dim;
+    let dot = 0;
+    for (let j = 0; j < dim; j++) dot += w[j]! * u[row + j]!;
+    dots[i] = dot;
+    if (dot < least) least = dot;
+  }
+  // Rows within twice the error bound of the least plain dot may hold the exact minimum; the factor 4 (two
+  // bounds, one a side) has room for the rounding of this test itself.
+  const slack = gamma(dim + 2) * scale * (1 + 8 * UNIT) + dim * 2 * TINY;
+  const limit = least + 4 * slack;
+  let lo = Infinity;
+  let hi = Infinity;
+  for (let i = 0; i < n; i++) {
+    if (!(dots[i]! <= limit) && Number.isFinite(limit)) continue;
+    const enclosure = dotEnclosure(w, 0, u, i * dim, dim);
+    lo = Math.min(lo, enclosure.lo);
+    hi = Math.min(hi, enclosure.hi);
+  }
+  return { lo, hi };
+}
+
+/** R² enclosures by data array: every separator of a run's data set shares one (see maxRowSquare). */
+const radiusCache = new WeakMap<Float64Array, Enclosure>();
+
+/**
+ * An enclosure of max_i ‖u_i‖², the squared radius R² of the rows (n × dim): a plain pass, each row's sum
+ * within γ_{dim}·itself of the exact one, then dotEnclosure on the rows that may be the largest. Kept per
+ * array `u`, as LearnerData.radiusSquared is computed once when the data are made: an array changed after
+ * its first call here keeps the R² of its first contents (the tool never changes a run's data).
+ */
+export function maxRowSquare(u: Float64Array, n: number, dim: number): Enclosure {
+  const known = radiusCache.get(u);
+  if (known !== undefined) return known;
+  if (n === 0) return { lo: NaN, hi: NaN };
+  const squares = scratchOf(n);
+  let greatest = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const row = i * dim;
+    let sum = 0;
+    for (let j = 0; j < dim; j++) sum += u[row + j]! * u[row + j]!;
+    squares[i] = sum;
+    if (sum > greatest) greatest = sum;
+  }
+  const g = gamma(dim + 2) * (1 + 8 * UNIT);
+  const floor = greatest - 4 * (g * greatest + dim * 2 * TINY);
+  let lo = -Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    if (!(squares[i]! >= floor) && Number.isFinite(floor)) continue;
+    const enclosure = dotEnclosure(u, i * dim, u, i * dim, dim);
+    lo = Math.max(lo, enclosure.lo);
+    hi = Math.max(hi, enclosure.hi);
+  }
+  const result = { lo, hi };
+  radiusCache.set(u, result);
+  return result;
+}
+
+/** A scratch array of at least n values, reused across calls (no allocation per call). */
+let scratch = new Float64Array(256);
+function scratchOf(n: number): Float64Array {
+  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  return scratch;
+}
