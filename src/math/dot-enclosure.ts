@@ -1,4 +1,4 @@
-import { addDown, addUp, mulUp, subDown } from "./outward-rounding.js";
+import { addDown, addUp, EXACT_PRODUCT, mulUp, SPLITTER, subDown } from "./outward-rounding.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
 export interface Enclosure {
@@ -47,7 +47,8 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
     const a = x[xOffset + k]!;
     const b = y[yOffset + k]!;
     const h = a * b;
-    // TwoProduct (Dekker, Veltkamp's split) and TwoSum (Knuth), inline: this loop is the hot one.
+    // TwoProduct (Dekker, Veltkamp's split) and TwoSum (Knuth) as in productError and sumError, written out
+    // here because this loop is the hot one; the range check of productError is made once, after it.
     let t = SPLITTER * a;
     const aHigh = t - (t - a);
     const aLow = a - aHigh;
@@ -69,7 +70,7 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
     else if (magnitude < smallestProduct) smallestProduct = magnitude;
   }
   if (!Number.isFinite(p) || !Number.isFinite(absolute)) return { lo: -Infinity, hi: Infinity };
-  const compensated = !underflowed && largestFactor <= EXACT_FACTOR && smallestProduct >= EXACT_LOW && absolute <= EXACT_HIGH;
+  const compensated = !underflowed && largestFactor <= EXACT_PRODUCT.factor && smallestProduct >= EXACT_PRODUCT.low && absolute <= EXACT_PRODUCT.high;
   if (exact && compensated) return { lo: p, hi: p };
   if (!compensated) {
     const error = addUp(mulUp(gamma(length + 1), nextAbove(absolute)), length * 2 * TINY);
@@ -80,12 +81,6 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
   const error = addUp(mulUp(mulUp(2 * g, g), mulUp(1 + g, absolute)), length * 2 * TINY);
   return { lo: subDown(addDown(p, s), error), hi: addUp(addUp(p, s), error) };
 }
-
-/** Veltkamp's splitter and the range where TwoProduct is exact, as in outward-rounding.ts. */
-const SPLITTER = 134217729;
-const EXACT_FACTOR = 2 ** 995;
-const EXACT_LOW = 2 ** -900;
-const EXACT_HIGH = 2 ** 990;
 
 /**
  * An enclosure of min_i w·u_i over the rows of u (n × dim, row-major): the margin of w before its norm.

@@ -36,9 +36,9 @@ export function nextDown(x: number): number {
 }
 
 /** Veltkamp's splitter 2²⁷ + 1: a = high + low with 26-bit halves, for Dekker's exact product. */
-const SPLITTER = 134217729;
+export const SPLITTER = 134217729;
 /** Products whose magnitude is inside [2⁻⁹⁰⁰, 2⁹⁹⁰] of factors below 2⁹⁹⁵: TwoProduct is exact there. */
-const EXACT_PRODUCT = { low: 2 ** -900, high: 2 ** 990, factor: 2 ** 995 } as const;
+export const EXACT_PRODUCT = { low: 2 ** -900, high: 2 ** 990, factor: 2 ** 995 } as const;
 
 /** a·b − p exactly for p = fl(a·b), or NaN where TwoProduct cannot promise it (see EXACT_PRODUCT). */
 export function productError(a: number, b: number, p: number): number {
