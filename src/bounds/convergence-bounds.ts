@@ -1,6 +1,6 @@
 import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/dot-enclosure.js";
 import { add, div, mul, nonNegative, point, sqrt, square, sub } from "../math/interval.js";
-import { addUp, divUp, mulDown, mulUp, sqrtUp } from "../math/outward-rounding.js";
+import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { separatorMargin } from "./separator-margin.js";
 
@@ -82,11 +82,7 @@ export function computeBounds(
   const snappFactor = sub(m, div(mul(point(2), minInitDot), etaPoint));
   const snapp = snappFactor.hi <= 0 ? 0 : upperBound(snappFactor);
 
-  let hu = 0;
-  for (let j = 0; j < dim; j++) {
-    const v = div(point(initialWeights[j]!), etaPoint);
-    hu = addUp(hu, square(sub(v, mul(c, point(separator[j]!)))).hi);
-  }
+  const hu = huUpper(initialWeights, eta, separator, c);
 
   const etaSquared = square(etaPoint);
   const vNorm2 = div(initNorm2, etaSquared);
@@ -111,4 +107,33 @@ function hypot(x: Enclosure, y: Enclosure): Enclosure {
   if (!(largest > 0) || !Number.isFinite(largest)) return largest === 0 ? point(0) : { lo: 0, hi: Infinity };
   const k = point(2 ** Math.floor(Math.log2(largest)));
   return mul(k, sqrt(add(square(div(x, k)), square(div(y, k)))));
+}
+
+const UNIT = 2 ** -53;
+/** u/(1 − u), rounded up: |fl(x) − x| ≤ U_PRIME·|fl(x)| for any correctly rounded result in the normal range. */
+const U_PRIME = UNIT * (1 + 2 * UNIT);
+
+/**
+ * An upper end of Hu's D² = Σ_j (v_j − c ŵ_j)², v = ŵ(0)/η, for c anywhere in its interval, by an a-priori
+ * error bound in plain float64 (a random ŵ(0) never makes it exact, so interval arithmetic per component,
+ * 4x slower, buys nothing). With a_j = fl(ŵ(0)_j/η), b_j = fl(c_m ŵ_j) for the interval's midpoint c_m and
+ * radius r, e_j = fl(a_j − b_j): |v_j − c ŵ_j| ≤ |e_j| + u'(|e_j| + |a_j| + |b_j|) + r|ŵ_j| (each rounding
+ * errs by at most u' = u/(1 − u) of its result). These m_j, squared and summed in float64, err by less than
+ * γ_{dim+1} relative plus an underflow allowance; the result is raised by more than that and stepped up.
+ */
+function huUpper(initialWeights: Float64Array, eta: number, separator: Float64Array, c: Enclosure): number {
+  const dim = separator.length;
+  const middle = c.lo + (c.hi - c.lo) / 2;
+  const radius = Math.max(subUp(c.hi, middle), subUp(middle, c.lo));
+  let sum = 0;
+  for (let j = 0; j < dim; j++) {
+    const a = initialWeights[j]! / eta;
+    const b = middle * separator[j]!;
+    const e = a - b;
+    const bound = Math.abs(e) + U_PRIME * (Math.abs(e) + Math.abs(a) + Math.abs(b)) + radius * Math.abs(separator[j]!);
+    // The bound's own four roundings (all of positive terms) err by less than 8u of it.
+    const m = bound * (1 + 8 * UNIT);
+    sum += m * m;
+  }
+  return nextUp(sum * (1 + 4 * (dim + 4) * UNIT) + dim * 2 ** -1022);
 }

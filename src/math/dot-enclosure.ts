@@ -129,14 +129,23 @@ export function maxRowSquare(u: Float64Array, n: number, dim: number): Enclosure
   if (known !== undefined) return known;
   if (n === 0) return { lo: NaN, hi: NaN };
   const squares = scratchOf(n);
-  let greatest = -Infinity;
   for (let i = 0; i < n; i++) {
     const row = i * dim;
     let sum = 0;
     for (let j = 0; j < dim; j++) sum += u[row + j]! * u[row + j]!;
     squares[i] = sum;
-    if (sum > greatest) greatest = sum;
   }
+  return rememberRowSquares(u, n, dim, squares);
+}
+
+/**
+ * The R² enclosure of maxRowSquare from the rows' plain sums of squares `squares` (each summed in the
+ * order of its row, as maxRowSquare sums them), remembered for `u`: for a caller that summed them anyway
+ * (toLearnerCoordinates), so that no second pass over the data is made.
+ */
+export function rememberRowSquares(u: Float64Array, n: number, dim: number, squares: ArrayLike<number>): Enclosure {
+  let greatest = -Infinity;
+  for (let i = 0; i < n; i++) if (squares[i]! > greatest) greatest = squares[i]!;
   const g = gamma(dim + 2) * (1 + 8 * UNIT);
   const floor = greatest - 4 * (g * greatest + dim * 2 * TINY);
   let lo = -Infinity;
@@ -147,7 +156,7 @@ export function maxRowSquare(u: Float64Array, n: number, dim: number): Enclosure
     lo = Math.max(lo, enclosure.lo);
     hi = Math.max(hi, enclosure.hi);
   }
-  const result = { lo, hi };
+  const result = n === 0 ? { lo: NaN, hi: NaN } : { lo, hi };
   radiusCache.set(u, result);
   return result;
 }

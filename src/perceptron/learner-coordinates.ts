@@ -1,4 +1,5 @@
 import type { DataSet } from "../generators/data-set.js";
+import { rememberRowSquares } from "../math/dot-enclosure.js";
 
 /**
  * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
@@ -19,6 +20,7 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean): LearnerData 
   const { n, d, x, y } = data;
   const dim = bias ? d + 1 : d;
   const u = new Float64Array(n * dim);
+  const squares = new Float64Array(n);
   let radiusSquared = 0;
   for (let i = 0; i < n; i++) {
     const label = y[i]!;
@@ -32,8 +34,11 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean): LearnerData 
       u[i * dim + d] = label;
       norm2 += 1;
     }
+    squares[i] = norm2;
     if (norm2 > radiusSquared) radiusSquared = norm2;
   }
+  // The bounds' enclosure of R² (dot-enclosure.ts) from these same sums: no second pass over the data.
+  rememberRowSquares(u, n, dim, squares);
   return { n, dim, u, radiusSquared };
 }
 

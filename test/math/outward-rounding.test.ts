@@ -59,7 +59,7 @@ describe("outward rounding", () => {
         const low = sqrtDown(r);
         expect(Rational.fromFloat(low).mul(Rational.fromFloat(low)).compare(Rational.fromFloat(r))).toBeLessThanOrEqual(0);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
   });
 
@@ -86,7 +86,7 @@ describe("dot enclosures", () => {
         expect(Rational.fromFloat(enclosure.lo).compare(exact)).toBeLessThanOrEqual(0);
         expect(Rational.fromFloat(enclosure.hi).compare(exact)).toBeGreaterThanOrEqual(0);
       }),
-      { numRuns: 2000 },
+      { numRuns: 800 },
     );
     expect(dotEnclosure([1, -1, 1, 1], 0, [1, 1, -1, 1], 0, 4)).toEqual({ lo: 0, hi: 0 });
   });
