@@ -6,6 +6,7 @@ import { writeReport } from "../../src/report/write-report.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
 import { chromiumDom, chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
+import { factorProblems } from "./plot-factors.js";
 
 function loaded(source: Record<string, unknown>): LoadedExperiment {
   return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "1".repeat(64) };
@@ -76,5 +77,23 @@ describe("report", () => {
     expect(scatter.description).toContain(`Hollow: ${new Set(hollow.map((row) => row.run)).size} runs that did not converge`);
     // The tightness and per-point plots say how many runs their statistics leave out.
     for (const name of ["ratio-vs-margin", "updates-per-point"]) expect(spec(name).description).toContain(`${notConverged} runs did not converge (or failed)`);
+  });
+
+  it("numbers the grid points of a sweep too large to name on the axis, and says where their factors are", async () => {
+    // 12 margins × 10 values of η: 120 points, over the 100 the axis names.
+    const many = temporaryFolder();
+    const margins = Array.from({ length: 12 }, (_, k) => 0.02 * (k + 1));
+    const etas = Array.from({ length: 10 }, (_, k) => 2 ** (k - 5));
+    await runExperiment(loaded({ name: "many", repeats: 1, grid: { n: 12, d: 2, margin: margins, eta: etas } }), { threads: 2, outDir: many });
+    await writeReport(many);
+    const spec = JSON.parse(readFileSync(join(many, "plots", "updates-per-point.vl.json"), "utf8")) as { description: string; usermeta: { factors: { inTable: string[]; inLabel: string[] } }; data: { values: { point: number; label: string }[] } };
+    expect(spec.data.values).toHaveLength(120);
+    expect(spec.data.values.map((row) => row.label)).toEqual(spec.data.values.map((row) => String(row.point)));
+    expect(spec.usermeta.factors).toMatchObject({ inLabel: [], inTable: ["margin", "eta"] });
+    expect(spec.description).toContain("120 grid points, too many to name on the axis: numbered as in summary.csv");
+    const summary = JSON.parse(readFileSync(join(many, "summary.json"), "utf8"));
+    expect(factorProblems(spec as unknown as Record<string, unknown>, summary)).toEqual([]);
+    const svg = readFileSync(join(many, "plots", "updates-per-point.svg"), "utf8");
+    expect(Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1])).toBeLessThanOrEqual(1200);
   });
 });
