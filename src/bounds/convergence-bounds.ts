@@ -1,6 +1,6 @@
 import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/dot-enclosure.js";
 import { add, div, mul, nonNegative, point, sqrt, square, sub } from "../math/interval.js";
-import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp } from "../math/outward-rounding.js";
+import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp, TINY, UNIT } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { separatorMargin } from "./separator-margin.js";
 
@@ -109,7 +109,6 @@ function hypot(x: Enclosure, y: Enclosure): Enclosure {
   return mul(k, sqrt(add(square(div(x, k)), square(div(y, k)))));
 }
 
-const UNIT = 2 ** -53;
 /** u/(1 − u), rounded up: |fl(x) − x| ≤ U_PRIME·|fl(x)| for any correctly rounded result in the normal range. */
 const U_PRIME = UNIT * (1 + 2 * UNIT);
 
@@ -135,5 +134,5 @@ function huUpper(initialWeights: Float64Array, eta: number, separator: Float64Ar
     const m = bound * (1 + 8 * UNIT);
     sum += m * m;
   }
-  return nextUp(sum * (1 + 4 * (dim + 4) * UNIT) + dim * 2 ** -1022);
+  return nextUp(sum * (1 + 4 * (dim + 4) * UNIT) + dim * TINY);
 }

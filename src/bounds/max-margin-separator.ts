@@ -248,14 +248,16 @@ function marginOf(separator: Float64Array, data: LearnerData): number {
  */
 function dualValue(multipliers: Float64Array, n: number, dim: number, u: (i: number, j: number) => number): number {
   const active: number[] = [];
+  const positive: number[] = [];
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const lambda = Math.max(0, multipliers[i]!);
     if (lambda === 0) continue;
     active.push(i);
+    positive.push(lambda);
     sum = addDown(sum, lambda);
   }
-  const lambdas = Float64Array.from(active, (i) => Math.max(0, multipliers[i]!));
+  const lambdas = Float64Array.from(positive);
   const column = new Float64Array(active.length);
   let norm2 = 0;
   for (let j = 0; j < dim; j++) {

@@ -1,4 +1,4 @@
-import { addDown, addUp, EXACT_PRODUCT, mulUp, SPLITTER, subDown } from "./outward-rounding.js";
+import { addDown, addUp, EXACT_PRODUCT, mulUp, SPLITTER, subDown, TINY, UNIT } from "./outward-rounding.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
 export interface Enclosure {
@@ -6,23 +6,12 @@ export interface Enclosure {
   readonly hi: number;
 }
 
-/** Half an ulp of 1: the unit roundoff of float64. */
-const UNIT = 2 ** -53;
-/**
- * More than an underflowing product or sum can lose (2⁻¹⁰⁷⁵): the smallest normal float64. A subnormal
- * constant would do, but arithmetic on subnormals takes x86's slow path (~100 cycles): a row's slack
- * computed with one was 5x slower.
- */
-const TINY = 2 ** -1022;
-
 /** γ_k = k·u/(1 − k·u) (Higham, "Accuracy and Stability of Numerical Algorithms", 3.1), rounded up. */
 function gamma(k: number): number {
   const ku = k * UNIT;
-  return nextAbove((ku / (1 - ku)) * (1 + 4 * UNIT));
-}
-
-function nextAbove(x: number): number {
-  return x + x * 4 * UNIT;
+  // 1 − ku is exact; the quotient and the products each err by at most u, which the two factors 1 + 4u cover.
+  const value = (ku / (1 - ku)) * (1 + 4 * UNIT);
+  return value + value * 4 * UNIT;
 }
 
 /**
@@ -72,13 +61,14 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
   if (!Number.isFinite(p) || !Number.isFinite(absolute)) return { lo: -Infinity, hi: Infinity };
   const compensated = !underflowed && largestFactor <= EXACT_PRODUCT.factor && smallestProduct >= EXACT_PRODUCT.low && absolute <= EXACT_PRODUCT.high;
   if (exact && compensated) return { lo: p, hi: p };
-  if (!compensated) {
-    const error = addUp(mulUp(gamma(length + 1), nextAbove(absolute)), length * 2 * TINY);
-    return { lo: subDown(p, error), hi: addUp(p, error) };
-  }
   const g = gamma(length + 1);
   // Σ|x_i y_i| ≤ (1 + γ_{n+1})·Σ fl|h_i|: each |h_i| is within an ulp of |x_i y_i|, the sum within γ_n.
-  const error = addUp(mulUp(mulUp(2 * g, g), mulUp(1 + g, absolute)), length * 2 * TINY);
+  const absoluteBound = mulUp(1 + g, absolute);
+  if (!compensated) {
+    const error = addUp(mulUp(g, absoluteBound), length * 2 * TINY);
+    return { lo: subDown(p, error), hi: addUp(p, error) };
+  }
+  const error = addUp(mulUp(mulUp(2 * g, g), absoluteBound), length * 2 * TINY);
   return { lo: subDown(addDown(p, s), error), hi: addUp(addUp(p, s), error) };
 }
 

@@ -12,6 +12,15 @@
  * Ogita, Rump, Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005), sections 2-3.
  */
 
+/** Half an ulp of 1: the unit roundoff of float64. */
+export const UNIT = 2 ** -53;
+/**
+ * More than an underflowing product or sum can lose (2⁻¹⁰⁷⁵): the smallest normal float64. A subnormal
+ * constant would do, but arithmetic on subnormals takes x86's slow path (~100 cycles): a row's slack
+ * computed with one was 5x slower.
+ */
+export const TINY = 2 ** -1022;
+
 const scratch = new Float64Array(1);
 const words = new Uint32Array(scratch.buffer);
 
