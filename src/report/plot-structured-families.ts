@@ -1,5 +1,4 @@
-import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
-import { runsShown } from "./plot-updates-vs-bounds.js";
+import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { RunRow } from "../run/run-types.js";
-import { BOUND_TITLES, boundColumn, coincidentMarks, counted, diagonalWithin, MAX_MARKS, ordinal, PLOTTED_BOUNDS, plotSpec, separatorWords, thinned, type Plot, type PlotInput, type PlottedBound } from "./plot.js";
+import { BOUND_TITLES, boundColumn, coincidentMarks, counted, diagonalWithin, MAX_MARKS, PLOTTED_BOUNDS, plotSpec, runsShown, separatorWords, thinned, type Plot, type PlotInput, type PlottedBound } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
 /**
@@ -16,11 +16,10 @@ export function updatesVsBoundsPlot(input: PlotInput): Plot | null {
 
   const panels = equalBounds(drawn, value);
   const { kept, every } = thinned(drawn, Math.floor(MAX_MARKS / panels.length));
-  const points = kept.map((row) => row as RunRow);
   const plotted = new Set(kept.map((run) => run.point));
   const sweep = sweepFactors(input.summary.filter((row) => plotted.has(row.point)));
   const factors = sweep.varying;
-  const layout = layoutFactors(points, sweep.shown, ["color", "shape", "row"]);
+  const layout = layoutFactors(kept, sweep.shown, ["color", "shape", "row"]);
   const data: Record<string, unknown>[] = [];
   const xs: number[] = [];
   for (const row of kept) {
@@ -70,13 +69,6 @@ export function updatesVsBoundsPlot(input: PlotInput): Plot | null {
     caption: caption.filter((part) => part !== "").join(" "),
     spec: plotSpec(spec, { varying: factors, implied: sweep.implied, inLabel: [], pooled: layout.pooled }),
   };
-}
-
-/** The caption's words on how many runs a per-run plot shows. */
-export function runsShown(input: PlotInput, shown: number, every: number): string {
-  const step = input.runsEvery * every;
-  if (step === 1) return "";
-  return `Thinned: every ${ordinal(step)} run of the sweep is drawn (${shown} of ${input.totalRuns}), so that the figure stays small.`;
 }
 
 /** The bounds grouped by equality on every run (both absent, or equal to 12 significant digits), in table order. */

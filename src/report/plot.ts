@@ -139,3 +139,10 @@ export function boundColumn(separator: PlotInput["separator"], bound: PlottedBou
 export function separatorWords(separator: PlotInput["separator"]): string {
   return separator === "optimal" ? "the max-margin separator" : "the planted separator";
 }
+
+/** The caption's words on how many runs a per-run plot shows, when it shows every k-th (see thinned). */
+export function runsShown(input: PlotInput, shown: number, every: number): string {
+  const step = input.runsEvery * every;
+  if (step === 1) return "";
+  return `Thinned: every ${ordinal(step)} run of the sweep is drawn (${shown} of ${input.totalRuns}), so that the figure stays small.`;
+}

@@ -5,8 +5,7 @@ import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { lockResultFolder } from "../runner/folder-lock.js";
 import { readManifest, requireComplete, type Manifest } from "../runner/manifest.js";
-import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
-import { summariseRuns } from "../aggregate/summarise-runs.js";
+import { summaryRows } from "../runner/read-result-folder.js";
 import { RecordStream } from "../runner/recorded-runs.js";
 import type { RunRow } from "../run/run-types.js";
 import { ordinal } from "./plot.js";
@@ -40,11 +39,8 @@ export async function writeReport(folder: string, options: { readonly onNote?: (
 }
 
 async function writeReportFiles(folder: string, manifest: Manifest): Promise<string> {
-  const recorded = summaryRows(folder, manifest, REPORT_NEEDS);
-  // Summaries written before p10, p25 and p75 existed (perceptron-lab 0.3 and older): summarised anew from
-  // the runs, as merge and a shard's folder do, so that the bands and boxes have their quantiles.
-  const old = recorded.length > 0 && recorded[0]!.updates.p25 === undefined;
-  const summary = old ? summariseRuns(recordsOf(folder)) : recorded;
+  const notes: string[] = [];
+  const summary = summaryRows(folder, manifest, REPORT_NEEDS, (text) => notes.push(text));
   const total: number = manifest.counts.runs;
   const every = Math.max(1, Math.ceil(total / PLOTTED_RUNS));
   const runs: RunRow[] = [];
@@ -70,7 +66,7 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${ordinal(every)} run (${runs.length} of ${c.runs}).`] : []),
-    ...(old ? [`summary.json has no p10, p25 or p75 (written by perceptron-lab ${tool.version}): the report summarised runs.jsonl anew.`] : []),
+    ...notes,
     ...(shard === null ? [] : [`Shard ${shard.index} of ${shard.count}: every summary is over this shard's runs of its grid point (some of its repeats); merge the shards for the whole sweep.`]),
   ];
   writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));

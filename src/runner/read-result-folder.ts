@@ -30,25 +30,31 @@ export function readResultFolder(folder: string): ResultFolder {
 
 /**
  * The summary rows of a result folder: summary.json, or, for a complete shard's folder (which has none),
- * summarised from its runs, each point over the shard's runs of it. `needs` words the error of a folder
- * with neither (null: no summary is an empty list).
+ * summarised from its runs, each point over the shard's runs of it. A summary.json written before p10, p25
+ * and p75 existed (perceptron-lab 0.3 and older) is summarised anew from the runs too, so that every row has
+ * every statistic its type names; `onNote` hears that it was. `needs` words the error of a folder with
+ * neither (null: no summary is an empty list).
  */
-export function summaryRows(folder: string, manifest: Manifest, needs: string | null): SummaryRow[] {
+export function summaryRows(folder: string, manifest: Manifest, needs: string | null, onNote?: (text: string) => void): SummaryRow[] {
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
   if (!existsSync(summaryPath)) {
     if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder));
     if (needs === null) return [];
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
+  let rows: SummaryRow[];
   try {
-    return JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
+    rows = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
   } catch {
     throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
   }
+  if (rows.length === 0 || rows[0]!.updates.p25 !== undefined) return rows;
+  onNote?.(`summary.json has no p10, p25 or p75 (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
+  return summariseRuns(recordsOf(folder));
 }
 
 /** Every run's row of a folder, in run order, each record's check verified. */
-export function* recordsOf(folder: string): Generator<RunRow> {
+function* recordsOf(folder: string): Generator<RunRow> {
   const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
   for (let row = stream.take(); row !== null; row = stream.take()) yield row;
 }

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { writeReport } from "../../src/report/write-report.js";
+import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
 import { chromiumDom, chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
@@ -95,5 +96,19 @@ describe("report", () => {
     expect(factorProblems(spec as unknown as Record<string, unknown>, summary)).toEqual([]);
     const svg = readFileSync(join(many, "plots", "updates-per-point.svg"), "utf8");
     expect(Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1])).toBeLessThanOrEqual(1200);
+  });
+
+  it("summarises a folder of 0.3, whose summary.json has no p10, p25 or p75, anew from its runs, and says so", async () => {
+    const old = temporaryFolder();
+    await runExperiment(loaded({ name: "old", repeats: 3, grid: { n: 20, d: 2, margin: [0.1, 0.2] } }), { threads: 2, outDir: old });
+    const path = join(old, "summary.json");
+    const current = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>[];
+    // As 0.3 wrote it: every statistic without the three quantiles.
+    const strip = (value: unknown): unknown =>
+      value !== null && typeof value === "object" && "median" in value && "mean" in value ? Object.fromEntries(Object.entries(value).filter(([key]) => !["p10", "p25", "p75"].includes(key))) : value;
+    writeFileSync(path, JSON.stringify(current.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, strip(value)])))));
+    expect(readResultFolder(old).summary).toEqual(current);
+    const page = readFileSync(await writeReport(old), "utf8");
+    expect(page).toContain("summary.json has no p10, p25 or p75 (written by perceptron-lab");
   });
 });
