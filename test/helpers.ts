@@ -48,6 +48,8 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
     margin: 0.1,
     radius: 1,
     offset: 0,
+    noise: 0,
+    overlap: 0,
     c: null,
     bias: true,
     eta: 1,
@@ -61,7 +63,7 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
 }
 
 /** Overrides that make a run spec a structured family's: no planted input-space parameters. */
-export const STRUCTURED = { margin: null, radius: null, offset: null } as const;
+export const STRUCTURED = { margin: null, radius: null, offset: null, noise: null, overlap: null } as const;
 
 /** runSpec's grid-point parameters, overridable. */
 export function pointParameters(overrides: Partial<PointParameters> = {}): PointParameters {
@@ -85,5 +87,5 @@ export function bytesDigest(...arrays: ArrayBufferView[]): string {
 
 /** A planted grid point (n 60, d 2, margin 0.1, R 1, no offset, with bias), overridable. */
 export function plantedPoint(overrides: Partial<PointParameters> = {}): PointParameters {
-  return { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic", ...overrides };
+  return { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, noise: 0, overlap: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic", ...overrides };
 }

@@ -3,6 +3,8 @@ import {
   DIGEST_COLUMNS,
   DIGEST_FLAGS,
   DIGEST_VIOLATIONS,
+  EVERY_RUN_COLUMNS,
+  EVERY_RUN_FROM,
   FLAG_CONVERGED,
   FLAG_NOT_OPTIMAL,
   FLAG_OK,
@@ -28,6 +30,7 @@ export const SPILL_AFTER = 1 << 14;
  */
 export class PointAccumulator {
   #runs = 0;
+  #ok = 0;
   #converged = 0;
   #errors = 0;
   #violations = 0;
@@ -50,10 +53,13 @@ export class PointAccumulator {
     if ((flags & FLAG_OK) === 0) this.#errors++;
     this.#violations += values[at + DIGEST_VIOLATIONS]!;
     if ((flags & FLAG_NOT_OPTIMAL) !== 0) this.#notOptimal++;
-    if ((flags & FLAG_OK) === 0 || (flags & FLAG_CONVERGED) === 0) return;
-    this.#converged++;
+    if ((flags & FLAG_OK) === 0) return;
+    this.#ok++;
     // NaN stands for "not applicable" (null) and is dropped when the statistics are taken.
-    for (let c = 0; c < this.#columns.length; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
+    for (let c = EVERY_RUN_FROM; c < this.#columns.length; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
+    if ((flags & FLAG_CONVERGED) === 0) return;
+    this.#converged++;
+    for (let c = 0; c < EVERY_RUN_FROM; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
   }
 
   /** The point's summary row; the accumulator is spent afterwards (its memory and files released). */
@@ -61,7 +67,7 @@ export class PointAccumulator {
     if (this.#runs === 0) throw new RangeError("a grid point needs at least one run");
     // One buffer for every column in turn: a point of 10^6 runs would otherwise leave ~24 MB of arrays a
     // column (its values, those present, a sorted copy) to the garbage collector, 26 times over.
-    const scratch = new Float64Array(this.#converged);
+    const scratch = new Float64Array(this.#ok);
     const take = (name: (typeof SUMMARY_COLUMNS)[number]): Float64Array => {
       const column = this.#columns[SUMMARY_COLUMNS.indexOf(name)]!;
       const values = column.values(scratch);
@@ -71,7 +77,7 @@ export class PointAccumulator {
       return scratch.subarray(0, present);
     };
     const stats: Record<string, Statistics> = {};
-    for (const name of STATISTIC_COLUMNS) stats[name] = statistics(take(name));
+    for (const name of [...STATISTIC_COLUMNS, ...EVERY_RUN_COLUMNS]) stats[name] = statistics(take(name));
     const medians: Record<string, Median> = {};
     for (const name of MEDIAN_COLUMNS) medians[name] = medianOf(take(name));
     // The row in the tables' column order, made by one Object.fromEntries: a literal spreading the head,
@@ -91,8 +97,11 @@ export class PointAccumulator {
     );
     for (const name of BOUND_COLUMNS) entries.push([name, medians[name]!]);
     entries.push(["bestBound", medians.bestBound!]);
+    entries.push(["tightestHuBound", medians.tightestHuBound!], ["tightestOptimisedBound", medians.tightestOptimisedBound!]);
     for (const name of RATIO_COLUMNS) entries.push([name, stats[name]!]);
+    entries.push(["tightestHuRatio", stats.tightestHuRatio!], ["tightestOptimisedRatio", stats.tightestOptimisedRatio!]);
     entries.push(["bestRatio", stats.bestRatio!]);
+    for (const name of EVERY_RUN_COLUMNS) entries.push([name, stats[name]!]);
     return Object.fromEntries(entries) as unknown as SummaryRow;
   }
 }

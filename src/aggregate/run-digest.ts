@@ -2,9 +2,27 @@ import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 
 /** The numbers a summary needs of each converged run: statistics of these, medians of those. */
-export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "bestRatio"] as const;
-export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "bestBound"] as const;
-export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS] as const;
+export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "tightestHuRatio", "tightestOptimisedRatio", "bestRatio"] as const;
+export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "tightestHuBound", "tightestOptimisedBound", "bestBound"] as const;
+/**
+ * Statistics over every run that did not fail, converged or not (THEORY.md, "Beyond separable data": the
+ * Freund–Schapire bound holds at any epoch count). `mistakes` is the updates column of all those runs.
+ */
+export const EVERY_RUN_COLUMNS = [
+  "mistakes",
+  "firstEpochMistakes",
+  "lastEpochMistakes",
+  "finalErrors",
+  "pocketErrors",
+  "wrongSide",
+  "plantedFreundSchapireBound",
+  "tightestFreundSchapireBound",
+  "plantedFreundSchapireRatio",
+  "tightestFreundSchapireRatio",
+] as const;
+export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS, ...EVERY_RUN_COLUMNS] as const;
+/** Where EVERY_RUN_COLUMNS start in SUMMARY_COLUMNS. */
+export const EVERY_RUN_FROM = STATISTIC_COLUMNS.length + MEDIAN_COLUMNS.length;
 
 /** Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null). */
 export const DIGEST_WIDTH = 3 + SUMMARY_COLUMNS.length;
@@ -47,7 +65,10 @@ export function digestRows(rows: readonly RunRow[]): RunDigest {
     values[at + DIGEST_FLAGS] = (row.status === "ok" ? FLAG_OK : 0) | (row.converged === true ? FLAG_CONVERGED : 0) | (notOptimal ? FLAG_NOT_OPTIMAL : 0);
     values[at + DIGEST_VIOLATIONS] = row.violations ?? 0;
     const record = row as unknown as Record<string, number | null>;
-    for (let c = 0; c < SUMMARY_COLUMNS.length; c++) values[at + DIGEST_COLUMNS + c] = record[SUMMARY_COLUMNS[c]!] ?? NaN;
+    for (let c = 0; c < SUMMARY_COLUMNS.length; c++) {
+      const name = SUMMARY_COLUMNS[c]!;
+      values[at + DIGEST_COLUMNS + c] = record[name === "mistakes" ? "updates" : name] ?? NaN;
+    }
     if (row.status !== "ok" || (row.violations ?? 0) > 0) notable.push(row);
   });
   return { count: rows.length, values, heads, notable };

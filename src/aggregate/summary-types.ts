@@ -1,3 +1,4 @@
+import type { EVERY_RUN_COLUMNS } from "./run-digest.js";
 import type { BoundColumn, PointParameters, RatioColumn } from "../run/run-types.js";
 
 /** Statistics of one quantity over the converged runs of a grid point; null when there are none. */
@@ -38,6 +39,10 @@ export type SummaryRow = PointParameters & {
   readonly learnerRadius: Median;
   readonly plantedMargin: Median;
   readonly optimalMargin: Median;
+  readonly tightestHuBound: Median;
+  readonly tightestOptimisedBound: Median;
   readonly bestBound: Median;
+  readonly tightestHuRatio: Statistics;
+  readonly tightestOptimisedRatio: Statistics;
   readonly bestRatio: Statistics;
-} & { readonly [K in RatioColumn]: Statistics } & { readonly [K in BoundColumn]: Median };
+} & { readonly [K in (typeof EVERY_RUN_COLUMNS)[number]]: Statistics } & { readonly [K in RatioColumn]: Statistics } & { readonly [K in BoundColumn]: Median };

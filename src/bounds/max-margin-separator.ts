@@ -133,6 +133,34 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
   };
 }
 
+/**
+ * The separator of min ½‖ŵ‖² − ŵ·ℓ s.t. ŵ·u_i ≥ 1 (any scale; null when quadprog fails or the data are
+ * not separable), by the same constraint generation as maxMarginSeparator. At ℓ = 0 it is the max-margin
+ * separator; as ℓ = s·v grows it trades margin for alignment with v, along the frontier on which the
+ * separators with the smallest Hu D² and N(v) lie (tightest-separators.ts). Not certified: whoever uses it
+ * recomputes its margin and bounds from the vector.
+ */
+export function alignedSeparator(data: LearnerData, linear: ArrayLike<number>, separating?: Float64Array): Float64Array | null {
+  const { n, dim } = data;
+  if (n * dim > MAX_MARGIN_LIMITS.entries || dim > MAX_MARGIN_LIMITS.dim || hasZeroVector(data)) return null;
+  const scale = 1 / Math.sqrt(data.radiusSquared);
+  // In the scaled problem (ŵ' = Rŵ, u_i/R) the objective is R²(½‖ŵ‖² − ŵ·ℓ) = ½‖ŵ'‖² − ŵ'·(Rℓ).
+  const scaled = Float64Array.from(linear, (value) => value / scale);
+  let working = initialWorkingSet(data, separating);
+  const inWorking = new Uint8Array(n);
+  for (const i of working) inWorking[i] = 1;
+  for (let round = 0; round <= MAX_ROUNDS; round++) {
+    const attempt = solveSubset(data, working, scale, scaled);
+    if (typeof attempt === "string") return null;
+    const violated = mostViolated(data, attempt.solution, scale, inWorking, Math.max(dim, 16));
+    if (violated.length === 0 || round === MAX_ROUNDS) return attempt.solution.every(Number.isFinite) ? attempt.solution : null;
+    for (const i of working) inWorking[i] = 0;
+    working = [...attempt.active, ...violated];
+    for (const i of working) inWorking[i] = 1;
+  }
+  return null;
+}
+
 /** Rounds of constraint generation before the last solution is taken as it is (and certified or not). */
 const MAX_ROUNDS = 100;
 const INCONSISTENT = "constraints are inconsistent, no solution!";
@@ -171,8 +199,11 @@ function initialWorkingSet(data: LearnerData, separating: Float64Array | undefin
   return indices.sort((a, b) => score[a]! - score[b]! || a - b).slice(0, size);
 }
 
-/** min ‖ŵ'‖² s.t. ŵ'·u_i/R ≥ 1 over the subset, by quadprog; a message string when it fails. */
-function solveSubset(data: LearnerData, subset: readonly number[], scale: number): SubsetSolution | string {
+/**
+ * min ½‖ŵ'‖² − ŵ'·linear s.t. ŵ'·u_i/R ≥ 1 over the subset, by quadprog (linear = 0: the max-margin
+ * problem); a message string when it fails.
+ */
+function solveSubset(data: LearnerData, subset: readonly number[], scale: number, linear?: ArrayLike<number>): SubsetSolution | string {
   const { dim, u } = data;
   const m = subset.length;
   // quadprog's 1-based layout: Dmat = I (dim × dim), dvec = 0, Amat[j][k] = u_{subset[k], j} / R, bvec = 1.
@@ -188,6 +219,7 @@ function solveSubset(data: LearnerData, subset: readonly number[], scale: number
     amat.push(aRow);
   }
   const dvec = new Array<number>(dim + 1).fill(0);
+  if (linear !== undefined) for (let j = 1; j <= dim; j++) dvec[j] = linear[j - 1]!;
   const bvec = new Array<number>(m + 1).fill(1);
   bvec[0] = 0;
   let result: ReturnType<typeof SolveQP>;

@@ -48,6 +48,12 @@ export const gridSchema = z
     offset: oneOrMany(finiteNumber)
       .optional()
       .describe("Planted offset b of the hyperplane w·x + b = 0; |b| + margin < radius; default 0."),
+    noise: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1 (a probability)" }))
+      .optional()
+      .describe("Planted label noise: each label flipped with this probability, drawn after the points from the run's data stream (THEORY.md, \"Beyond separable data\"); runs that differ only in noise share their clean data and flip draws, so a point flipped at one rate is flipped at every larger one; default 0."),
+    overlap: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }))
+      .optional()
+      .describe("Planted overlap δ: points other than the support pair draw their signed distance t uniformly from [−δ, 0) ∪ [margin, radius ± offset], so some lie on the wrong side of the planted hyperplane, at most δ deep; needs |offset| + δ < radius; default 0."),
     c: oneOrMany(finiteNumber.min(Math.SQRT2, { error: "must be at least √2 (three-point needs c² ≥ 2)" }))
       .optional()
       .describe("The three-point family's c: points x = (c/2, −c, c); required by three-point."),

@@ -15,6 +15,9 @@ export interface Grid {
   readonly margin: readonly number[] | null;
   readonly radius: readonly number[];
   readonly offset: readonly number[];
+  /** Planted label noise (flip probability) and overlap depth. */
+  readonly noise: readonly number[];
+  readonly overlap: readonly number[];
   /** The three-point family's c; null when not given. */
   readonly c: readonly number[] | null;
   /** null: each generator's natural choice (planted and hadamard with, orthonormal without). */
@@ -57,6 +60,8 @@ export const EXPERIMENT_DEFAULTS = {
   optimal: true,
   radius: 1,
   offset: 0,
+  noise: 0,
+  overlap: 0,
   eta: 1,
   init: "zero",
   order: "cyclic",

@@ -162,6 +162,8 @@ function resolveGrid(input: GridInput, where: string): Grid {
     margin: list(input.margin),
     radius: list(input.radius) ?? [EXPERIMENT_DEFAULTS.radius],
     offset: list(input.offset) ?? [EXPERIMENT_DEFAULTS.offset],
+    noise: list(input.noise) ?? [EXPERIMENT_DEFAULTS.noise],
+    overlap: list(input.overlap) ?? [EXPERIMENT_DEFAULTS.overlap],
     c: list(input.c),
     bias: list(input.bias),
     eta: list(input.eta) ?? [EXPERIMENT_DEFAULTS.eta],
@@ -200,6 +202,13 @@ function resolveGrid(input: GridInput, where: string): Grid {
         throw new InputError(
           `${itemPath(where, "offset", index, input.offset)}: ${offset} is too large: |offset| + ${marginText} must be smaller than ${radiusText}`,
         );
+      }
+    });
+    const smallestOffset = Math.min(...grid.offset.map(Math.abs));
+    grid.overlap.forEach((overlap, index) => {
+      if (smallestOffset + overlap >= largestRadius) {
+        const offsetText = grid.offset.length > 1 ? `the smallest |offset| ${smallestOffset}` : `|offset| ${smallestOffset}`;
+        throw new InputError(`${itemPath(where, "overlap", index, input.overlap)}: ${overlap} is too large: ${offsetText} + overlap must be smaller than ${radiusText}`);
       }
     });
   }

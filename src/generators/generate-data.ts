@@ -17,7 +17,7 @@ export type DataSets = ReadonlyMap<string, DataSet>;
 export function generateData(p: PointParameters, source: Uniform | Draws, dataSets?: DataSets): DataSet {
   switch (p.generator) {
     case "planted":
-      return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset! }, source);
+      return generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset!, noise: p.noise ?? 0, overlap: p.overlap ?? 0 }, source);
     case "orthonormal":
       return generateOrthonormal(p.n, source);
     case "hadamard":

@@ -12,6 +12,10 @@ export interface PlantedParameters {
   readonly radius: number;
   /** b of the hyperplane w·x + b = 0; needs |b| + γ < R. */
   readonly offset: number;
+  /** The probability that each label is flipped after the points are placed (default 0). */
+  readonly noise?: number;
+  /** δ: points other than the support pair may lie up to δ deep on the wrong side (default 0); needs |b| + δ < R. */
+  readonly overlap?: number;
 }
 
 /**
@@ -38,12 +42,38 @@ export interface PlantedParameters {
  */
 export function generatePlanted(params: PlantedParameters, source: Uniform | Draws): DataSet {
   const draws = drawsOf(source);
-  return draws.version === 1 ? placeVersion1(params, draws) : placeVersion2(params, draws);
+  const data = draws.version === 1 ? placeVersion1(params, draws) : placeVersion2(params, draws);
+  flipLabels(data.y, params.noise ?? 0, draws.uniform);
+  return data;
+}
+
+/**
+ * Beyond separable data (THEORY.md): with overlap δ > 0 a point's signed distance t = y(w·x + b) is
+ * uniform on [−δ, 0) ∪ [γ, t_max] (lengths δ and t_max − γ) instead of on [γ, t_max]: some points lie on
+ * the wrong side, at most δ deep, and none in the empty band (0, γ) the margin keeps. One uniform, as
+ * without overlap: s = U·(t_max − γ + δ), t = s − δ below δ, else γ + (s − δ); at δ = 0 that is γ + U·(t_max − γ),
+ * the separable law to the bit.
+ */
+function distance(gamma: number, tMax: number, overlap: number, uniform: number): number {
+  const s = uniform * (tMax - gamma + overlap);
+  return s < overlap ? s - overlap : gamma + (s - overlap);
+}
+
+/**
+ * Label noise (THEORY.md, "Beyond separable data"): one uniform per point, in row order, after the points
+ * (the data stream of the run's version), and the label flipped when it is below `noise`. Nothing is
+ * drawn at noise 0, so the data are the separable ones to the bit; the same uniforms at every rate make
+ * the flipped points of a rate a subset of those of any larger rate.
+ */
+function flipLabels(y: Int8Array, noise: number, uniform: Uniform): void {
+  if (noise === 0) return;
+  for (let i = 0; i < y.length; i++) if (uniform() < noise) y[i] = -y[i]! as -1 | 1;
 }
 
 /** Data version 1's construction: the support pair first, then the rows shuffled; ρ by fdlibmPow. */
 function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
+  const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
@@ -55,7 +85,7 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): D
     const label = i === 0 ? 1 : i === 1 ? -1 : uniform() < 0.5 ? 1 : -1;
     const support = i < 2;
     const tMax = r + label * b;
-    const t = support ? gamma : gamma + uniform() * (tMax - gamma);
+    const t = support ? gamma : distance(gamma, tMax, overlap, uniform());
     const along = label * t - b;
     const room = Math.sqrt(Math.max(0, r * r - along * along));
     let rho = 0;
@@ -93,6 +123,7 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): D
  */
 function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
+  const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
@@ -112,7 +143,7 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): D
   for (let i = 0; i < n; i++) {
     const support = i === positive || i === negative;
     const label = i === positive ? 1 : i === negative ? -1 : uniform() < 0.5 ? 1 : -1;
-    const t = support ? gamma : gamma + uniform() * (r + label * b - gamma);
+    const t = support ? gamma : distance(gamma, r + label * b, overlap, uniform());
     const a = label * t - b;
     const room = Math.sqrt(Math.max(0, r * r - a * a));
     const row = i * d;

@@ -7,7 +7,7 @@ export interface Enclosure {
 }
 
 /** γ_k = k·u/(1 − k·u) (Higham, "Accuracy and Stability of Numerical Algorithms", 3.1), rounded up. */
-function gamma(k: number): number {
+export function gamma(k: number): number {
   const ku = k * UNIT;
   // 1 − ku is exact; the quotient and the products each err by at most u, which the two factors 1 + 4u cover.
   const value = (ku / (1 - ku)) * (1 + 4 * UNIT);

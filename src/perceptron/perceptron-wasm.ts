@@ -72,6 +72,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
 
   let updates = 0;
   let mistakes = n;
+  let first = 0;
   for (let epoch = 1; epoch <= maxEpochs; epoch++) {
     if (order === "shuffle") shuffleInPlace(permutation, random!);
     // Speculate on 4 points at a time once fewer than 1 in 8 is a mistake, else on 2 (the kernel's note).
@@ -79,13 +80,15 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     mistakes = epochOf(n, dim, uAt, wAt, orderAt, eta);
     if (mistakes < 0) throw overflowError(updates - mistakes - 1);
     updates += mistakes;
+    if (epoch === 1) first = mistakes;
     if (mistakes === 0) {
       const weights = Float64Array.from(w);
       if (!weights.every(Number.isFinite)) throw overflowError(updates);
-      return { updates, epochs: epoch, converged: true, weights };
+      return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights };
     }
+    options.onEpoch?.(w, epoch);
   }
-  return { updates, epochs: maxEpochs, converged: false, weights: Float64Array.from(w) };
+  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: Float64Array.from(w) };
 }
 
 /** Grows the memory to at least `bytes`; false when the engine refuses. */

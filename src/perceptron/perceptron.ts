@@ -12,6 +12,11 @@ export interface PerceptronOptions {
   readonly maxEpochs: number;
   /** Draws the permutation of every epoch; needed only for `shuffle`. */
   readonly random?: Uniform;
+  /**
+   * Called after every epoch that made a mistake, with ŵ as it stands then (a view: read it, do not keep
+   * or change it) and the epoch's number from 1. The pocket error (analyse-data-set.ts) replays a run with it.
+   */
+  readonly onEpoch?: (weights: Float64Array, epoch: number) => void;
 }
 
 export interface PerceptronResult {
@@ -20,6 +25,9 @@ export interface PerceptronResult {
   /** Passes over the data, including the final clean pass; maxEpochs when not converged. */
   readonly epochs: number;
   readonly converged: boolean;
+  /** Mistakes (= updates) in the first epoch and in the last one the run made (0 when it converged). */
+  readonly firstEpochMistakes: number;
+  readonly lastEpochMistakes: number;
   /** The final ŵ, bias last. */
   readonly weights: Float64Array;
 }
@@ -39,9 +47,11 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
   for (let i = 0; i < n; i++) permutation[i] = i;
 
   let updates = 0;
+  let first = 0;
+  let mistakes = 0;
   for (let epoch = 1; epoch <= maxEpochs; epoch++) {
     if (order === "shuffle") shuffleInPlace(permutation, random!);
-    let mistakes = 0;
+    mistakes = 0;
     for (let k = 0; k < n; k++) {
       const row = permutation[k]! * dim;
       let dot = 0;
@@ -55,12 +65,14 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
       }
     }
     updates += mistakes;
+    if (epoch === 1) first = mistakes;
     if (mistakes === 0) {
       if (!w.every(Number.isFinite)) throw overflowError(updates);
-      return { updates, epochs: epoch, converged: true, weights: w };
+      return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights: w };
     }
+    options.onEpoch?.(w, epoch);
   }
-  return { updates, epochs: maxEpochs, converged: false, weights: w };
+  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: w };
 }
 
 /** The checks every kernel makes before its first epoch; returns the order's random stream. */

@@ -6,7 +6,7 @@ import { describeImplied, sweepFactors, type Factor } from "./sweep-factors.js";
 export const NAMED_POINTS = 100;
 
 /** The short names a point's label gives its factors (the generator and data file stand alone). */
-const LABEL_NAMES: Readonly<Record<Factor, string>> = { generator: "", data: "", n: "n", d: "d", margin: "γ", radius: "R", offset: "off", c: "c", bias: "bias", eta: "η", init: "ŵ(0)", order: "" };
+const LABEL_NAMES: Readonly<Record<Factor, string>> = { generator: "", data: "", n: "n", d: "d", margin: "γ", radius: "R", offset: "off", noise: "noise", overlap: "δ", c: "c", bias: "bias", eta: "η", init: "ŵ(0)", order: "" };
 
 /**
  * The x axis of a plot with one column per grid point: each point named by the factors that vary

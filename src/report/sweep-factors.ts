@@ -12,6 +12,8 @@ export const FACTOR_TITLES: Readonly<Record<Factor, string>> = {
   margin: "margin γ",
   radius: "radius R",
   offset: "offset",
+  noise: "label noise",
+  overlap: "overlap δ",
   c: "c",
   bias: "bias",
   eta: "η",
@@ -23,7 +25,7 @@ export const FACTOR_TITLES: Readonly<Record<Factor, string>> = {
  * The order in which factors are offered the channels a plot has free: the ones the bounds depend on
  * most first (the family, ŵ(0), the margin), the ones they do not depend on last (η from ŵ(0) = 0, order).
  */
-const PRIORITY: readonly Factor[] = ["generator", "data", "init", "margin", "c", "n", "d", "offset", "bias", "eta", "order", "radius"];
+const PRIORITY: readonly Factor[] = ["generator", "data", "init", "noise", "overlap", "margin", "c", "n", "d", "offset", "bias", "eta", "order", "radius"];
 
 type FactorValue = PointParameters[Factor];
 

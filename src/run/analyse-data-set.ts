@@ -1,6 +1,10 @@
 import { computeBounds, type SeparatorBounds } from "../bounds/convergence-bounds.js";
+import { freundSchapireAlong, type FreundSchapire } from "../bounds/freund-schapire.js";
+import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
+import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import type { DataSet } from "../generators/data-set.js";
+import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
 import type { PerceptronResult, PresentationOrder } from "../perceptron/perceptron.js";
@@ -23,7 +27,10 @@ export interface LearnerOptions {
 }
 
 export interface AnalysisOptions {
-  /** Compute the max-margin separator (default true). */
+  /**
+   * Compute the max-margin separator, and with it the tightest separators for ŵ(0) ≠ 0 and the tightest
+   * Freund–Schapire bound for ŵ(0) = 0 (default true): the slow steps.
+   */
   readonly optimal?: boolean;
 }
 
@@ -45,6 +52,16 @@ export interface Analysis {
    * false when the QP is infeasible, null when neither is known.
    */
   readonly separable: boolean | null;
+  /** Points on the wrong side of the planted hyperplane or on it (y(w·x + b) ≤ 0); null for data nobody planted. */
+  readonly wrongSide: number | null;
+  /** Training points the final ŵ misclassifies (ŵ·u_i ≤ 0). */
+  readonly finalErrors: number;
+  /** The fewest training points misclassified by ŵ at the end of any epoch of the run (the pocket). */
+  readonly pocketErrors: number;
+  /** Freund–Schapire at E = epochs (ŵ(0) = 0 only): along the planted separator, and over every (u, γ) (with `optimal`). */
+  readonly freundSchapire: { readonly planted: FreundSchapire | null; readonly tightest: FreundSchapire | null } | null;
+  /** The separators with the smallest Hu D² and N(v) found (ŵ(0) ≠ 0, with `optimal`, separable data only). */
+  readonly tightest: TightestSeparators | null;
 }
 
 /** The learner's side of a run: perceptron → separators → bounds, on a data set however it was obtained. */
@@ -54,13 +71,14 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   // init and a cyclic order draw nothing. Streams are independent, so this changes no number.
   const version = options.dataVersion ?? LATEST_DATA_VERSION;
   const initialWeights = drawInitialWeights(options.init, learner.dim, () => createDraws(options.seed, "init", version));
-  const perceptron = runPerceptron(learner, {
+  const training = {
     eta: options.eta,
     initialWeights,
     order: options.order,
     maxEpochs: options.maxEpochs,
-    random: options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined,
-  });
+  };
+  const orderStream = () => (options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined);
+  const perceptron = runPerceptron(learner, { ...training, random: orderStream() });
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   const bounds = (separator: Float64Array) => computeBounds(learner, separator, options.eta, initialWeights);
   const planted = plantedSeparator(data, options.bias);
@@ -74,6 +92,30 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   let separable: boolean | null = null;
   if (known !== undefined || optimal !== null) separable = true;
   else if (maxMargin?.status === "infeasible") separable = false;
+
+  // The pocket: a converged run ends on a ŵ with no error; any other is replayed (same ŵ(0), same orders)
+  // with the errors of every epoch's ŵ counted, which costs a run that did not converge about twice its time.
+  let finalErrors = 0;
+  let pocketErrors = 0;
+  if (!perceptron.converged) {
+    pocketErrors = learner.n;
+    runPerceptron(learner, {
+      ...training,
+      random: orderStream(),
+      onEpoch: (weights) => (pocketErrors = Math.min(pocketErrors, countErrors(learner, weights))),
+    });
+    finalErrors = countErrors(learner, perceptron.weights);
+  }
+
+  const zeroInit = initialWeights.every((value) => value === 0);
+  const withOptimal = analysis.optimal !== false;
+  const freundSchapire = zeroInit
+    ? {
+        planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs),
+        tightest: withOptimal ? tightestFreundSchapire(learner, perceptron.epochs, [planted, maxMargin?.separator ?? null]) : null,
+      }
+    : null;
+  const tightest = !zeroInit && withOptimal && maxMargin?.separator && optimal !== null ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted) : null;
   return {
     perceptron,
     initialWeights,
@@ -83,5 +125,35 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     optimalStatus: maxMargin?.status ?? "off",
     maxMargin,
     separable,
+    wrongSide: wrongSideOf(data),
+    finalErrors,
+    pocketErrors,
+    freundSchapire,
+    tightest,
   };
+}
+
+/** Points ŵ misclassifies: ŵ·u_i ≤ 0 (the mistake rule; NaN counts too), each dot summed as the perceptron does. */
+export function countErrors({ n, dim, u }: LearnerData, weights: Float64Array): number {
+  let errors = 0;
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    for (let j = 0; j < dim; j++) dot += weights[j]! * u[i * dim + j]!;
+    if (!(dot > 0)) errors++;
+  }
+  return errors;
+}
+
+/** Points with y(w·x + b) ≤ 0 for the planted hyperplane, in the input space; null when nothing was planted. */
+function wrongSideOf(data: DataSet): number | null {
+  if (data.planted === null) return null;
+  const { n, d, x, y } = data;
+  const { w, b } = data.planted;
+  let wrong = 0;
+  for (let i = 0; i < n; i++) {
+    let dot = b;
+    for (let j = 0; j < d; j++) dot += w[j]! * x[i * d + j]!;
+    if (!(y[i]! * dot > 0)) wrong++;
+  }
+  return wrong;
 }

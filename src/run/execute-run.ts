@@ -26,12 +26,22 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
     { optimal: spec.optimal },
   );
   const { updates, epochs, converged } = analysis.perceptron;
-  if (analysis.planted !== null && !(analysis.planted.margin > 0)) {
+  const separableLaw = spec.generator !== "planted" || ((spec.noise ?? 0) === 0 && (spec.overlap ?? 0) === 0);
+  if (separableLaw && analysis.planted !== null && !(analysis.planted.margin > 0)) {
     // The input rules keep margin ≥ 1e-12 × radius (MIN_MARGIN_TO_RADIUS), where this cannot happen.
     throw new NumericalRangeError(`the planted data came out with margin ${analysis.planted.margin} (not separated by the planted hyperplane): margin/radius is below float64's resolution`);
   }
   const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
-  const best = bestOf(bounds.planted?.best ?? null, bounds.optimal?.best ?? null);
+  const tightest = analysis.tightest;
+  // From ŵ(0) = 0 the max-margin separator minimises both (THEORY.md, "Which ŵ*"); the planted one can
+  // still come out an ulp lower, so the smaller of the two is the tightest found.
+  const fromZero = analysis.freundSchapire !== null && bounds.optimal !== null;
+  const tightestHu = tightest?.hu.bound ?? (fromZero ? bestOf(bounds.planted?.hu ?? null, bounds.optimal!.hu) : null);
+  const tightestOptimised = tightest?.optimised.bound ?? (fromZero ? bestOf(bounds.planted?.optimised ?? null, bounds.optimal!.optimised) : null);
+  const best = [bounds.planted?.best ?? null, bounds.optimal?.best ?? null, tightestHu, tightestOptimised].reduce(bestOf, null);
+  const fs = analysis.freundSchapire;
+  const plantedFs = fs?.planted?.bound ?? null;
+  const tightestFs = fs?.tightest?.bound ?? null;
   const expected = expectedUpdates(spec);
   const missed = missesExpectation(spec, updates, converged, expected, bounds.optimal) ? 1 : 0;
   const row = assembleRow(spec, {
@@ -40,24 +50,73 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
     converged,
     updates,
     epochs,
+    firstEpochMistakes: analysis.perceptron.firstEpochMistakes,
+    lastEpochMistakes: analysis.perceptron.lastEpochMistakes,
+    finalErrors: analysis.finalErrors,
+    pocketErrors: analysis.pocketErrors,
     expectedUpdates: expected,
     learnerRadius: analysis.learnerRadius,
     separable: analysis.separable,
+    wrongSide: analysis.wrongSide,
     plantedMargin: analysis.planted?.margin ?? null,
     optimalStatus: analysis.optimalStatus,
     optimalMargin: analysis.optimal?.margin ?? null,
   }, bounds, {
+    tightestHuBound: tightestHu,
+    tightestOptimisedBound: tightestOptimised,
     bestBound: best,
+    plantedFreundSchapireBound: plantedFs,
+    tightestFreundSchapireBound: tightestFs,
+    tightestHuRatio: ratio(updates, converged, tightestHu),
+    tightestOptimisedRatio: ratio(updates, converged, tightestOptimised),
     bestRatio: ratio(updates, converged, best),
-    violations: countViolations(updates, bounds.planted) + countViolations(updates, bounds.optimal) + missed,
+    plantedFreundSchapireRatio: anyRunRatio(updates, plantedFs),
+    tightestFreundSchapireRatio: anyRunRatio(updates, tightestFs),
+    violations:
+      countViolations(updates, bounds.planted) +
+      countViolations(updates, bounds.optimal) +
+      [tightestHu, tightestOptimised, plantedFs, tightestFs].filter((bound) => exceeds(updates, bound)).length +
+      missed,
     nonFinite: null,
   });
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
 }
 
-type RowHead = Pick<RunRow, "status" | "error" | "converged" | "updates" | "epochs" | "expectedUpdates" | "learnerRadius" | "separable" | "plantedMargin" | "optimalStatus" | "optimalMargin">;
-type RowTail = Pick<RunRow, "bestBound" | "bestRatio" | "violations" | "nonFinite">;
+type RowHead = Pick<
+  RunRow,
+  | "status"
+  | "error"
+  | "converged"
+  | "updates"
+  | "epochs"
+  | "firstEpochMistakes"
+  | "lastEpochMistakes"
+  | "finalErrors"
+  | "pocketErrors"
+  | "expectedUpdates"
+  | "learnerRadius"
+  | "separable"
+  | "wrongSide"
+  | "plantedMargin"
+  | "optimalStatus"
+  | "optimalMargin"
+>;
+type RowTail = Pick<
+  RunRow,
+  | "tightestHuBound"
+  | "tightestOptimisedBound"
+  | "bestBound"
+  | "plantedFreundSchapireBound"
+  | "tightestFreundSchapireBound"
+  | "tightestHuRatio"
+  | "tightestOptimisedRatio"
+  | "bestRatio"
+  | "plantedFreundSchapireRatio"
+  | "tightestFreundSchapireRatio"
+  | "violations"
+  | "nonFinite"
+>;
 
 /**
  * Every column of a row, null, in the order assembleRow writes them: taken from the first row assembled.
@@ -120,14 +179,32 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
     converged: null,
     updates: null,
     epochs: null,
+    firstEpochMistakes: null,
+    lastEpochMistakes: null,
+    finalErrors: null,
+    pocketErrors: null,
     expectedUpdates: expectedUpdates(spec),
     learnerRadius: null,
     separable: null,
+    wrongSide: null,
     plantedMargin: null,
     optimalStatus: null,
     optimalMargin: null,
   };
-  return assembleRow(spec, head, NO_BOUNDS, { bestBound: null, bestRatio: null, violations: null, nonFinite: null });
+  return assembleRow(spec, head, NO_BOUNDS, {
+    tightestHuBound: null,
+    tightestOptimisedBound: null,
+    bestBound: null,
+    plantedFreundSchapireBound: null,
+    tightestFreundSchapireBound: null,
+    tightestHuRatio: null,
+    tightestOptimisedRatio: null,
+    bestRatio: null,
+    plantedFreundSchapireRatio: null,
+    tightestFreundSchapireRatio: null,
+    violations: null,
+    nonFinite: null,
+  });
 }
 
 const NO_BOUNDS = { planted: null, optimal: null } as const;
@@ -158,6 +235,11 @@ function ratio(updates: number, converged: boolean, bound: number | null): numbe
   return converged && bound !== null && bound > 0 ? updates / bound : null;
 }
 
+/** updates/bound for any run, converged or not: the Freund–Schapire bound holds at every epoch count. */
+function anyRunRatio(updates: number, bound: number | null): number | null {
+  return bound !== null && bound > 0 ? updates / bound : null;
+}
+
 function bestOf(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.min(a, b);
 }
@@ -170,9 +252,12 @@ export function countViolations(updates: number, bounds: BoundSet | null): numbe
   if (bounds === null) return 0;
   let count = 0;
   for (const name of BOUND_NAMES) {
-    if (name === "best") continue;
-    const bound = bounds[name];
-    if (bound !== null && updates > bound * (1 + VIOLATION_TOLERANCE) + VIOLATION_TOLERANCE) count++;
+    if (name !== "best" && exceeds(updates, bounds[name])) count++;
   }
   return count;
+}
+
+/** Whether updates exceed a bound beyond VIOLATION_TOLERANCE (never, for a bound that does not apply). */
+function exceeds(updates: number, bound: number | null): boolean {
+  return bound !== null && updates > bound * (1 + VIOLATION_TOLERANCE) + VIOLATION_TOLERANCE;
 }

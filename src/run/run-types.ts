@@ -14,6 +14,10 @@ export interface PointParameters {
   readonly margin: number | null;
   readonly radius: number | null;
   readonly offset: number | null;
+  /** Planted label noise: the probability that each label is flipped (THEORY.md, "Beyond separable data"). */
+  readonly noise: number | null;
+  /** Planted overlap δ: how deep points may lie on the wrong side of the planted hyperplane. */
+  readonly overlap: number | null;
   /** The three-point family's c. */
   readonly c: number | null;
   readonly bias: boolean;
@@ -23,7 +27,7 @@ export interface PointParameters {
 }
 
 /** The keys of PointParameters, in column order: what identifies a grid point across folders. */
-export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "offset", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
+export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "offset", "noise", "overlap", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
 
 /** The keys that identify a run (and open every row): its place in the sweep, its seed, its parameters. */
 export const RUN_KEYS = ["run", "grid", "point", "repeat", "seed", ...POINT_KEYS] as const;
@@ -71,20 +75,41 @@ export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "dataVersion"> & {
   readonly converged: boolean | null;
   readonly updates: number | null;
   readonly epochs: number | null;
+  /** Mistakes in the first epoch, and in the last epoch the run made (0 when it converged). */
+  readonly firstEpochMistakes: number | null;
+  readonly lastEpochMistakes: number | null;
+  /** Training points the final ŵ misclassifies (ŵ·u_i ≤ 0), and the fewest any epoch's ŵ did (the pocket). */
+  readonly finalErrors: number | null;
+  readonly pocketErrors: number | null;
   /** The exact count THEORY.md predicts (structured families from ŵ(0) = 0), else null. */
   readonly expectedUpdates: number | null;
   /** R̂ = max_i ‖x̂_i‖, in the learner's coordinates. */
   readonly learnerRadius: number | null;
   /** true: linearly separable in the learner's coordinates (certified by a separating vector); false: the QP is infeasible. */
   readonly separable: boolean | null;
+  /** Points on the planted hyperplane's wrong side (y(w·x + b) ≤ 0): label noise and overlap put them there. */
+  readonly wrongSide: number | null;
   /** γ̂ of the planted separator in the learner's coordinates. */
   readonly plantedMargin: number | null;
   readonly optimalStatus: OptimalStatus | null;
   /** γ* of the max-margin separator, recomputed on the data from the solver's vector. */
   readonly optimalMargin: number | null;
-  /** The smallest bound that applies, over both separators. */
+  /** The smallest Hu D² and N(v) found over separators (ŵ(0) ≠ 0, with the max-margin separator), and their ratios. */
+  readonly tightestHuBound: number | null;
+  readonly tightestOptimisedBound: number | null;
+  readonly tightestHuRatio: number | null;
+  readonly tightestOptimisedRatio: number | null;
+  /** The smallest bound that applies, over every separator. */
   readonly bestBound: number | null;
   readonly bestRatio: number | null;
+  /**
+   * Freund–Schapire at E = epochs, for ŵ(0) = 0 (THEORY.md, "Beyond separable data"): along the planted
+   * separator with its best γ, and the tightest over (u, γ); ratios updates/bound for every run, converged or not.
+   */
+  readonly plantedFreundSchapireBound: number | null;
+  readonly tightestFreundSchapireBound: number | null;
+  readonly plantedFreundSchapireRatio: number | null;
+  readonly tightestFreundSchapireRatio: number | null;
   /** Bounds the run's updates exceed, plus 1 if it misses its expected count: a bug if ever above 0. */
   readonly violations: number | null;
   /** Columns whose value left float64's range (overflow, or 0/0 after an underflow), written empty; space-separated. */

@@ -28,7 +28,7 @@ export interface SweepPlan {
 
 /**
  * Expands an experiment into its sweep: for each grid (in order), the Cartesian product of its lists in
- * the key order generator, n, d, margin, radius, offset, c, bias, eta, init, order, times `repeats`
+ * the key order generator, n, d, margin, radius, offset, noise, overlap, c, bias, eta, init, order, times `repeats`
  * (innermost, so a grid point's runs are consecutive). Keys a generator does not use do not multiply its
  * runs; combinations that break a rule are skipped and counted by reason.
  */
@@ -84,7 +84,7 @@ export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Gen
           for (const eta of grid.eta) {
             for (const init of grid.init) {
               for (const order of grid.order) {
-                yield { generator, data, n, d, margin: null, radius: null, offset: null, c: null, bias, eta, init, order };
+                yield { generator, data, n, d, margin: null, radius: null, offset: null, noise: null, overlap: null, c: null, bias, eta, init, order };
               }
             }
           }
@@ -97,6 +97,8 @@ export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Gen
     const margins = planted ? grid.margin! : [null];
     const radii = planted ? grid.radius : [null];
     const offsets = planted ? grid.offset : [null];
+    const noises = planted ? grid.noise : [null];
+    const overlaps = planted ? grid.overlap : [null];
     const cs = threePoint ? grid.c! : [null];
     const biases = grid.bias ?? [generator !== "orthonormal"];
     for (const n of grid.n ?? [THREE_POINT.n]) {
@@ -104,12 +106,16 @@ export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Gen
         for (const margin of margins) {
           for (const radius of radii) {
             for (const offset of offsets) {
-              for (const c of cs) {
-                for (const bias of biases) {
-                  for (const eta of grid.eta) {
-                    for (const init of grid.init) {
-                      for (const order of grid.order) {
-                        yield { generator, data: null, n, d, margin, radius, offset, c, bias, eta, init, order };
+              for (const noise of noises) {
+                for (const overlap of overlaps) {
+                  for (const c of cs) {
+                    for (const bias of biases) {
+                      for (const eta of grid.eta) {
+                        for (const init of grid.init) {
+                          for (const order of grid.order) {
+                            yield { generator, data: null, n, d, margin, radius, offset, noise, overlap, c, bias, eta, init, order };
+                          }
+                        }
                       }
                     }
                   }
@@ -151,6 +157,7 @@ export function exclusionReason(p: PointParameters): string | null {
       if (p.margin! < MIN_MARGIN_TO_RADIUS * p.radius!) return `planted: margin must be at least ${MIN_MARGIN_TO_RADIUS} × radius (float64 places points to about 1e-15 × radius)`;
       if (Math.abs(p.offset!) + p.margin! >= p.radius!) return "planted: |offset| + margin must be smaller than radius";
       if (!p.bias && p.offset !== 0) return "planted: offset must be 0 without a bias";
+      if (Math.abs(p.offset!) + p.overlap! >= p.radius!) return "planted: |offset| + overlap must be smaller than radius";
       return null;
     case "orthonormal":
       if (p.bias) return "orthonormal: needs bias false";

@@ -8,7 +8,10 @@ import { hash } from "node:crypto";
  *
  * Only the data-defining parameters enter (generator, n, d, margin, radius, offset): runs that differ in
  * η, ŵ(0), order or bias see the same data set, and the same ŵ(0) draw and permutations when those are
- * random. Comparisons across η and init are therefore paired, free of data-to-data noise.
+ * random. Comparisons across η and init are therefore paired, free of data-to-data noise. So are those
+ * across the planted noise and overlap, which do not enter either: runs that differ only in them draw
+ * the same uniforms, so a point flipped at one noise rate is flipped at every larger one, and at overlap
+ * 0 the data are the separable data set of the same seed, bit for bit.
  */
 export function runSeed(experimentSeed: number, dataParameters: Readonly<Record<string, unknown>>, repeat: number): number {
   return seedOf(seedPrefix(experimentSeed, dataParameters), repeat);

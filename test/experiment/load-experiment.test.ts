@@ -82,6 +82,8 @@ describe("parseExperiment: defaults", () => {
           margin: [0.1],
           radius: [1],
           offset: [0],
+          noise: [0],
+          overlap: [0],
           c: null,
           bias: null,
           eta: [1],

@@ -52,9 +52,12 @@ describe("runs.csv and runs.jsonl", () => {
 
   it("write a hadamard run as expected", () => {
     const line = runLines([executeRun(spec)]).csv;
-    // run … (data: empty, a generated family) … order, status, error, converged, updates 4, epochs 2, expectedUpdates 4, R̂ = 2, separable,
-    // γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4, N = 4, best 4.
-    expect(line.startsWith("3,0,1,0,99,hadamard,,4,3,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,2,true,1,optimal,1,4,4,6.25,4,4,")).toBe(true);
+    // run … (data: empty, a generated family; margin to c empty) … order, status, error, converged, updates 4, epochs 2,
+    // mistakes 4 in the first epoch and 0 in the last, no final or pocket error, expectedUpdates 4, R̂ = 2, separable,
+    // nothing on the wrong side, γ̂ = 1, optimalStatus, γ* = 1, then the planted bounds: Novikoff = Snapp = 4, Hu = 25/4,
+    // N = 4, best 4; the same for the max-margin separator; tightest Hu and N(v) = the max-margin ones from ŵ(0) = 0,
+    // best 4; then Freund–Schapire, (R/γ)² = 4 at u = ŵ*, γ = 1, D₁ = 0, raised by the a-priori error of its dot products.
+    expect(line.startsWith("3,0,1,0,99,hadamard,,4,3,,,,,,,true,0.5,zero,cyclic,ok,,true,4,2,4,0,0,0,4,2,true,0,1,optimal,1,4,4,6.25,4,4,4,4,6.25,4,4,6.25,4,4,4.00000000000001,4.00000000000001,")).toBe(true);
     expect(JSON.parse(runJsonLine(errorRow(spec, "boom")))).toMatchObject({ status: "error", error: "boom", updates: null });
   });
 

@@ -14,7 +14,7 @@ describe("trainPerceptron", () => {
     // Epoch 2: ŵ·u₀ = 1 > 0; ŵ·u₁ = 1 > 0: clean pass. 2 updates, 2 epochs.
     const learner = toLearnerCoordinates(dataSetOf([[1, 0], [0, 1]], [1, -1]), true);
     const result = trainPerceptron(learner, { eta: 1, initialWeights: zero(3), order: "cyclic", maxEpochs: 10 });
-    expect(result).toEqual({ updates: 2, epochs: 2, converged: true, weights: Float64Array.of(1, -1, 0) });
+    expect(result).toEqual({ updates: 2, epochs: 2, converged: true, firstEpochMistakes: 2, lastEpochMistakes: 0, weights: Float64Array.of(1, -1, 0) });
   });
 
   it("counts a tie at exactly 0 as a mistake (the <= 0 rule)", () => {

@@ -58,8 +58,20 @@ describe("executeRun", () => {
           }
           // The max-margin γ* is at least the planted γ̂, up to the solver's certified gap.
           expect(row.optimalMargin!).toBeGreaterThanOrEqual(row.plantedMargin! * (1 - 1e-6));
-          const bounds = BOUND_COLUMNS.filter((column) => !column.endsWith("BestBound")).map((column) => row[column]);
+          const bounds = [...BOUND_COLUMNS.filter((column) => !column.endsWith("BestBound")).map((column) => row[column]), row.tightestHuBound, row.tightestOptimisedBound];
           expect(row.bestBound).toBe(Math.min(...bounds.filter((value): value is number => value !== null)));
+          // The tightest separators' Hu D² and N(v) are never above the planted or max-margin ones, nor below the run.
+          expect(row.tightestHuBound!).toBeLessThanOrEqual(Math.min(row.optimalHuBound!, row.plantedHuBound!));
+          expect(row.tightestOptimisedBound!).toBeLessThanOrEqual(Math.min(row.optimalOptimisedBound!, row.plantedOptimisedBound!));
+          for (const bound of [row.tightestHuBound, row.tightestOptimisedBound, row.plantedFreundSchapireBound, row.tightestFreundSchapireBound]) {
+            if (bound !== null) expect(row.updates!).toBeLessThanOrEqual(bound);
+          }
+          // Freund–Schapire from ŵ(0) = 0 only, the tightest never above the planted one nor above (R/γ*)² at γ = γ*.
+          expect(row.plantedFreundSchapireBound === null).toBe(params.init !== "zero");
+          if (params.init === "zero") {
+            expect(row.tightestFreundSchapireBound!).toBeLessThanOrEqual(row.plantedFreundSchapireBound!);
+            expect(row.tightestFreundSchapireBound!).toBeLessThanOrEqual(row.optimalNovikoffBound! * (1 + 1e-12));
+          }
         },
       ),
       { numRuns: 200 },

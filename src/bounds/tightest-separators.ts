@@ -1,0 +1,108 @@
+import type { LearnerData } from "../perceptron/learner-coordinates.js";
+import { computeBounds } from "./convergence-bounds.js";
+import { alignedSeparator } from "./max-margin-separator.js";
+
+/** The smallest value of one bound found over separators, and the separator (learner's coordinates, any scale). */
+export interface TightestSeparator {
+  readonly bound: number;
+  readonly separator: Float64Array;
+}
+
+export interface TightestSeparators {
+  /** Hu's D² = ‖v − a_H ŵ*‖² at its smallest found. */
+  readonly hu: TightestSeparator;
+  /** N(v) at its smallest found. */
+  readonly optimised: TightestSeparator;
+}
+
+/**
+ * The tightest separable bounds for ŵ(0) ≠ 0 (THEORY.md, "Which ŵ*"): Hu's D² and N(v) minimised over
+ * unit separators. Both depend on ŵ* only through its margin γ and p = ŵ*·v (v = ŵ(0)/η), and for a fixed
+ * γ both fall as p rises; so in w = (1/γ)·ŵ* (w·u_i ≥ 1, ‖w‖ = 1/γ) a minimiser has the largest w·v among
+ * separators of its norm: a point of the frontier between min ‖w‖² and max w·v over {w: w·u_i ≥ 1}, a convex
+ * set, hence (supporting hyperplanes) the solution of min ½‖w‖² − s w·v for some s ≥ 0 (s = 0: the
+ * max-margin separator). A local search over s, each step a QP (alignedSeparator): a scan of log s
+ * around s₀ = ‖w*‖/‖v‖ (the two terms balanced), then golden sections around the best point of each bound.
+ *
+ * Every candidate's bounds are recomputed from the vector (computeBounds, rounded outward), and a
+ * candidate that does not separate the data gives none. The planted and max-margin separators are
+ * candidates too, so neither bound is ever above theirs.
+ */
+export function tightestSeparators(
+  data: LearnerData,
+  eta: number,
+  initialWeights: Float64Array,
+  maxMargin: Float64Array,
+  planted: Float64Array | null,
+): TightestSeparators {
+  const { dim } = data;
+  let hu: TightestSeparator | null = null;
+  let optimised: TightestSeparator | null = null;
+  const consider = (separator: Float64Array): { hu: number; optimised: number } => {
+    const { bounds } = computeBounds(data, separator, eta, initialWeights);
+    const values = { hu: bounds.hu ?? Infinity, optimised: bounds.optimised ?? Infinity };
+    if (bounds.hu !== null && (hu === null || bounds.hu < hu.bound)) hu = { bound: bounds.hu, separator };
+    if (bounds.optimised !== null && (optimised === null || bounds.optimised < optimised.bound)) optimised = { bound: bounds.optimised, separator };
+    return values;
+  };
+  consider(maxMargin);
+  if (planted !== null) consider(planted);
+
+  const v = Float64Array.from(initialWeights, (value) => value / eta);
+  let vNorm2 = 0;
+  let wNorm2 = 0;
+  let least = Infinity;
+  for (let j = 0; j < dim; j++) {
+    vNorm2 += v[j]! * v[j]!;
+    wNorm2 += maxMargin[j]! * maxMargin[j]!;
+  }
+  for (let i = 0; i < data.n; i++) {
+    let dot = 0;
+    for (let j = 0; j < dim; j++) dot += maxMargin[j]! * data.u[i * dim + j]!;
+    least = Math.min(least, dot);
+  }
+  if (vNorm2 > 0 && least > 0 && Number.isFinite(vNorm2)) {
+    // ‖w*‖ of the max-margin separator scaled to min w·u_i = 1, i.e. 1/γ*.
+    const s0 = Math.sqrt(wNorm2) / least / Math.sqrt(vNorm2);
+    const at = (log: number) => {
+      const separator = alignedSeparator(data, v.map((value) => value * s0 * 2 ** log), maxMargin);
+      return separator === null ? { hu: Infinity, optimised: Infinity } : consider(separator);
+    };
+    const scanned: { log: number; hu: number; optimised: number }[] = [];
+    for (let log = SCAN.from; log <= SCAN.to; log += SCAN.step) scanned.push({ log, ...at(log) });
+    for (const name of ["hu", "optimised"] as const) {
+      const best = scanned.reduce((a, b) => (b[name] < a[name] ? b : a));
+      if (!Number.isFinite(best[name])) continue;
+      goldenSection(best.log - SCAN.step, best.log + SCAN.step, (log) => at(log)[name]);
+    }
+  }
+  return { hu: hu!, optimised: optimised! };
+}
+
+/** log₂(s/s₀) scanned from −16 to 16 by 2. */
+const SCAN = { from: -16, to: 16, step: 2 } as const;
+const GOLDEN_STEPS = 10;
+
+/** Golden-section search for a minimum of f on [lo, hi] (the caller keeps the best value it sees). */
+function goldenSection(lo: number, hi: number, f: (x: number) => number): void {
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  let a = hi - ratio * (hi - lo);
+  let b = lo + ratio * (hi - lo);
+  let fa = f(a);
+  let fb = f(b);
+  for (let k = 0; k < GOLDEN_STEPS; k++) {
+    if (fa <= fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - ratio * (hi - lo);
+      fa = f(a);
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + ratio * (hi - lo);
+      fb = f(b);
+    }
+  }
+}
