@@ -146,7 +146,9 @@ export function alignedSeparator(data: LearnerData, linear: ArrayLike<number>, s
   const scale = 1 / Math.sqrt(data.radiusSquared);
   // In the scaled problem (ŵ' = Rŵ, u_i/R) the objective is R²(½‖ŵ‖² − ŵ·ℓ) = ½‖ŵ'‖² − ŵ'·(Rℓ).
   const scaled = Float64Array.from(linear, (value) => value / scale);
-  let working = initialWorkingSet(data, separating);
+  // Near the max-margin separator (the search's start) the constraints that bind are near its support
+  // vectors: start from the 2·dim points closest to it, not from every point (a tenth of the time at n 100).
+  let working = initialWorkingSet(data, separating, Math.min(n, 2 * dim));
   const inWorking = new Uint8Array(n);
   for (const i of working) inWorking[i] = 1;
   for (let round = 0; round <= MAX_ROUNDS; round++) {
@@ -179,11 +181,10 @@ interface SubsetSolution {
 /**
  * The first working set: every point when there are few (n ≤ 8·dim or n ≤ 256: one solve is cheaper
  * than rounds), else the 2·dim points closest to a known separating hyperplane (the likely support
- * vectors), or the first 2·dim points without one.
+ * vectors), or the first 2·dim points without one; or the `size` points closest to it.
  */
-function initialWorkingSet(data: LearnerData, separating: Float64Array | undefined): number[] {
+function initialWorkingSet(data: LearnerData, separating: Float64Array | undefined, size = data.n <= Math.max(8 * data.dim, 256) ? data.n : 2 * data.dim): number[] {
   const { n, dim, u } = data;
-  const size = n <= Math.max(8 * dim, 256) ? n : 2 * dim;
   const indices = Array.from({ length: n }, (_, i) => i);
   if (separating === undefined || size === n) return indices.slice(0, size);
   const score = new Float64Array(n);

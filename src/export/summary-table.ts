@@ -12,7 +12,9 @@ const PARAMETER_COLUMNS = 10;
  * The csv generator's points show their data file in the generator column.
  */
 export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
-  const header = ["point", "generator", "n", "d", "margin", "offset", "bias", "eta", "init", "order", "conv", "updates"];
+  // Label noise and overlap get their columns where some point has them (THEORY.md, "Beyond separable data").
+  const noisy = rows.some((row) => (row.noise ?? 0) > 0 || (row.overlap ?? 0) > 0);
+  const header = ["point", "generator", "n", "d", "margin", "offset", ...(noisy ? ["noise", "overlap"] : []), "bias", "eta", "init", "order", "conv", "updates"];
   header.push("novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best");
   const shown = rows.slice(0, TABLE_ROWS);
   const body = shown.map((row) => [
@@ -22,6 +24,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
     String(row.d),
     format(row.margin ?? row.c),
     format(row.offset),
+    ...(noisy ? [format(row.noise), format(row.overlap)] : []),
     row.bias ? "yes" : "no",
     format(row.eta),
     row.init,
@@ -41,7 +44,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, column) => (column < PARAMETER_COLUMNS ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .map((cell, column) => (column < PARAMETER_COLUMNS + (noisy ? 2 : 0) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
       .join("  ")
       .trimEnd();
   const lines = [line(header), ...body.map(line)];

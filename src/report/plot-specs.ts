@@ -4,6 +4,7 @@ import { type Plot, type PlotInput } from "./plot.js";
 import { etaAndInitPlot } from "./plot-eta-and-init.js";
 import { convergedSharePlot, updatesPerPointPlot } from "./plot-per-point.js";
 import { expectedUpdatesPlot, threePointRatioPlot } from "./plot-structured-families.js";
+import { freundSchapirePlot } from "./plot-freund-schapire.js";
 import { tightnessPlot } from "./plot-tightness.js";
 import { updatesVsBoundsPlot } from "./plot-updates-vs-bounds.js";
 
@@ -29,6 +30,7 @@ export function reportPlots(summary: readonly SummaryRow[], runs: readonly RunRo
     threePointRatioPlot(input),
     updatesPerPointPlot(input),
     convergedSharePlot(input),
+    freundSchapirePlot(input),
   ];
   // The caption travels with the specification (Vega-Lite's description), so a .vl.json says what it shows.
   return plots.filter((plot): plot is Plot => plot !== null).map((plot) => ({ ...plot, spec: { $schema: plot.spec.$schema, description: plot.caption, ...plot.spec } }));

@@ -12,6 +12,7 @@ export const PLOT_NAMES = [
   "converged-share",
   "expected-updates",
   "three-point-ratio",
+  "freund-schapire-vs-noise",
 ] as const;
 export type PlotName = (typeof PLOT_NAMES)[number];
 

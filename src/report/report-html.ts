@@ -1,5 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import { REPORT_COLUMNS } from "./summary-columns.js";
+import { reportColumns } from "./summary-columns.js";
 
 export interface RenderedPlot {
   /** plots/<name>.svg and plots/<name>.vl.json, the picture and its Vega-Lite specification. */
@@ -19,6 +19,7 @@ export const HTML_TABLE_ROWS = 500;
 export function reportHtml(title: string, description: string | null, facts: readonly string[], plots: readonly RenderedPlot[], summary: readonly SummaryRow[]): string {
   const rows = summary.slice(0, HTML_TABLE_ROWS);
   const more = summary.length > rows.length ? `<p>${summary.length - rows.length} more grid points in report.md and summary.csv.</p>` : "";
+  const columns = reportColumns(summary);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -28,7 +29,7 @@ export function reportHtml(title: string, description: string | null, facts: rea
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
 figure { margin: 2rem 0; } figcaption { color: #555; max-width: 60rem; } figure svg { max-width: 100%; height: auto; } .files { color: #888; font-size: 12px; }
 table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
-th { background: #f3f3f3; } td:nth-child(-n+10) { text-align: left; }
+th { background: #f3f3f3; } td:nth-child(-n+${columns.findIndex((column) => column.title === "order") + 1}) { text-align: left; }
 </style>
 </head>
 <body>
@@ -37,11 +38,11 @@ ${description ? `<p>${escape(description)}</p>` : ""}
 <ul>${facts.map((fact) => `<li>${escape(fact)}</li>`).join("")}</ul>
 ${plots.map((plot) => `<figure id="${escape(plot.name)}"><h2>${escape(plot.title)}</h2>\n${plot.svg}\n<figcaption>${escape(plot.caption)} <span class="files">plots/${escape(plot.name)}.svg, its Vega-Lite specification plots/${escape(plot.name)}.vl.json</span></figcaption></figure>`).join("\n")}
 <h2>Summary</h2>
-<p>Medians over each grid point's converged runs; bounds marked * come from the max-margin separator, best is the smallest bound over both separators.</p>
+<p>Medians over each grid point's converged runs; bounds marked * come from the max-margin separator, best is the smallest bound over every separator; the mistakes, pocket errors and Freund–Schapire (FS) columns, where shown, take every run, converged or not.</p>
 <table>
-<thead><tr>${REPORT_COLUMNS.map((column) => `<th>${escape(column.title)}</th>`).join("")}</tr></thead>
+<thead><tr>${columns.map((column) => `<th>${escape(column.title)}</th>`).join("")}</tr></thead>
 <tbody>
-${rows.map((row) => `<tr>${REPORT_COLUMNS.map((column) => `<td>${escape(column.value(row))}</td>`).join("")}</tr>`).join("\n")}
+${rows.map((row) => `<tr>${columns.map((column) => `<td>${escape(column.value(row))}</td>`).join("")}</tr>`).join("\n")}
 </tbody>
 </table>
 ${more}

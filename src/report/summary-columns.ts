@@ -1,7 +1,32 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 
+export interface ReportColumn {
+  readonly title: string;
+  readonly value: (row: SummaryRow) => string;
+}
+
+/**
+ * The columns of a report's summary tables (HTML and Markdown): REPORT_COLUMNS, and where any point has
+ * label noise or overlap, those two after the offset and, at the end, the medians over every run (converged
+ * or not) of the mistakes, the pocket errors and the two Freund–Schapire bounds.
+ */
+export function reportColumns(summary: readonly SummaryRow[]): readonly ReportColumn[] {
+  if (!summary.some((row) => (row.noise ?? 0) > 0 || (row.overlap ?? 0) > 0)) return REPORT_COLUMNS;
+  const at = REPORT_COLUMNS.findIndex((column) => column.title === "offset") + 1;
+  return [
+    ...REPORT_COLUMNS.slice(0, at),
+    { title: "noise", value: (row) => number(row.noise) },
+    { title: "overlap δ", value: (row) => number(row.overlap) },
+    ...REPORT_COLUMNS.slice(at),
+    { title: "mistakes (every run)", value: (row) => number(row.mistakes.median) },
+    { title: "pocket errors", value: (row) => number(row.pocketErrors.median) },
+    { title: "FS planted", value: (row) => number(row.plantedFreundSchapireBound.median) },
+    { title: "FS tightest", value: (row) => number(row.tightestFreundSchapireBound.median) },
+  ];
+}
+
 /** The columns of the report's summary tables (HTML and Markdown): parameters, then medians. */
-export const REPORT_COLUMNS: readonly { readonly title: string; readonly value: (row: SummaryRow) => string }[] = [
+export const REPORT_COLUMNS: readonly ReportColumn[] = [
   { title: "point", value: (row) => String(row.point) },
   { title: "generator", value: (row) => (row.data === null ? row.generator : `csv ${row.data}`) },
   { title: "n", value: (row) => String(row.n) },

@@ -64,6 +64,14 @@ export interface Analysis {
   readonly tightest: TightestSeparators | null;
 }
 
+/**
+ * The largest n·dim² for which the tightest separators and the tightest Freund–Schapire bound are searched
+ * (each step a dim × dim Newton system over n points, or a QP; about 50 steps a run): n 100 up to d 99, n 200
+ * up to d 69, n 1000 up to d 30. Above it those columns stay empty; the planted Freund–Schapire bound is
+ * still given. Measured at n 200: ~50 ms a run at d 50, ~190 ms at d 100, 10 s at d 500 (docs/bounds.md).
+ */
+export const TIGHTEST_LIMIT = 1e6;
+
 /** The learner's side of a run: perceptron → separators → bounds, on a data set however it was obtained. */
 export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis: AnalysisOptions = {}): Analysis {
   const learner = toLearnerCoordinates(data, options.bias);
@@ -108,7 +116,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   }
 
   const zeroInit = initialWeights.every((value) => value === 0);
-  const withOptimal = analysis.optimal !== false;
+  const withOptimal = analysis.optimal !== false && learner.n * learner.dim * learner.dim <= TIGHTEST_LIMIT;
   const freundSchapire = zeroInit
     ? {
         planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs),

@@ -30,19 +30,19 @@ async function tableDigests(loaded: Parameters<typeof runExperiment>[0]): Promis
 describe("the tables of data versions 1 and 2, byte for byte", () => {
   it("experiments/quick.json (240 runs; run 200 drew a different data set under Node 24 before fdlibmPow)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json", { overrides: ["dataVersion=1"] }))).toEqual({
-      "runs.csv": "675cf986727b9721",
-      "runs.jsonl": "0261de9fc440c383",
-      "summary.csv": "311cea591740d2a7",
-      "summary.json": "106fd15fbd7540d7",
+      "runs.csv": "cd62405faa260d18",
+      "runs.jsonl": "9a356cb6933214ef",
+      "summary.csv": "a81bd62216ef0123",
+      "summary.json": "9625eb07afe7a14b",
     });
   });
 
   it("experiments/quick.json at data version 2 (the default)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
-      "runs.csv": "0b5a1748fe22be53",
-      "runs.jsonl": "4397518c34653f19",
-      "summary.csv": "2ff5d402c9166fc0",
-      "summary.json": "34b16feacbc98c1a",
+      "runs.csv": "8685e7a9221a294b",
+      "runs.jsonl": "5197bc5bfaffafa5",
+      "summary.csv": "71c962324d0aeec0",
+      "summary.json": "adbe6437ed105cbf",
     });
   });
 
@@ -60,10 +60,10 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
       ],
     };
     expect(await tableDigests({ path: "golden.json", experiment: parseExperiment(source, "golden"), source, hash: "0".repeat(64) })).toEqual({
-      "runs.csv": "95b814676e4d31aa",
-      "runs.jsonl": "fc9c5dd1714408a4",
-      "summary.csv": "d0142b6f4bef291e",
-      "summary.json": "4b8dd898ca36d04c",
+      "runs.csv": "2fabf4fd33aea5c2",
+      "runs.jsonl": "a03db4b46cf02b01",
+      "summary.csv": "03de60af6b55118f",
+      "summary.json": "cd1d7a48cb847bb1",
     });
   });
 });

@@ -1,0 +1,83 @@
+import { computeBounds, type BoundSet } from "../bounds/convergence-bounds.js";
+import { freundSchapireBound } from "../bounds/freund-schapire.js";
+import { separatorMargin } from "../bounds/separator-margin.js";
+import type { DataSet } from "../generators/data-set.js";
+import { parseInit } from "../perceptron/initial-weights.js";
+import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
+import { analyseDataSet } from "./analyse-data-set.js";
+import type { RunSpec } from "./run-types.js";
+
+/** A separator as written out: its unit vector, the margin of that vector, and its bounds for the run. */
+export interface WrittenSeparator {
+  /** The unit vector ŵ* divided by ‖ŵ*‖ in the learner's coordinates (bias last), as float64 gives it. */
+  readonly unit: number[];
+  /** γ = min_i ŵ*·u_i/‖ŵ*‖, rounded down (negative: the vector does not separate). */
+  readonly margin: number;
+  readonly bounds: BoundSet;
+}
+
+/** w = u/γ of a Freund–Schapire bound, and the bound recomputed from it. */
+export interface WrittenFreundSchapire {
+  readonly w: number[];
+  readonly unit: number[];
+  /** γ = 1/‖w‖. */
+  readonly gamma: number;
+  readonly epochs: number;
+  readonly bound: number;
+}
+
+export interface RunSeparators {
+  readonly run: number;
+  readonly seed: number;
+  readonly updates: number;
+  readonly epochs: number;
+  readonly converged: boolean;
+  readonly planted: WrittenSeparator | null;
+  readonly maxMargin: WrittenSeparator | null;
+  readonly tightestHu: WrittenSeparator | null;
+  readonly tightestOptimised: WrittenSeparator | null;
+  readonly plantedFreundSchapire: WrittenFreundSchapire | null;
+  readonly tightestFreundSchapire: WrittenFreundSchapire | null;
+}
+
+/**
+ * The separators behind a run's bounds, recomputed as the sweep computed them (the same analysis, so the
+ * same vectors), for `dataset --separators`: a user can check each margin and bound from the vectors and
+ * the data set `dataset` writes. Every number is recomputed here from the vector, as the row's were.
+ */
+export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
+  const init = parseInit(spec.init);
+  if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
+  const analysis = analyseDataSet(
+    data,
+    { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
+    { optimal: spec.optimal },
+  );
+  const learner = toLearnerCoordinates(data, spec.bias);
+  const written = (vector: Float64Array | null | undefined): WrittenSeparator | null => {
+    if (vector === null || vector === undefined) return null;
+    const norm = Math.hypot(...vector);
+    const { margin, bounds } = computeBounds(learner, vector, spec.eta, analysis.initialWeights);
+    return { unit: Array.from(vector, (value) => value / norm), margin: Math.min(margin, separatorMargin(learner, vector).margin), bounds };
+  };
+  const epochs = analysis.perceptron.epochs;
+  const fs = (entry: { w: Float64Array } | null | undefined): WrittenFreundSchapire | null => {
+    if (entry === null || entry === undefined) return null;
+    const norm = Math.hypot(...entry.w);
+    return { w: Array.from(entry.w), unit: Array.from(entry.w, (value) => (norm > 0 ? value / norm : 0)), gamma: 1 / norm, epochs, bound: freundSchapireBound(learner, entry.w, epochs) };
+  };
+  const maxMargin = analysis.maxMargin?.separator ?? null;
+  return {
+    run: spec.run,
+    seed: spec.seed,
+    updates: analysis.perceptron.updates,
+    epochs,
+    converged: analysis.perceptron.converged,
+    planted: written(plantedSeparator(data, spec.bias)),
+    maxMargin: written(maxMargin),
+    tightestHu: written(analysis.tightest?.hu.separator ?? maxMargin),
+    tightestOptimised: written(analysis.tightest?.optimised.separator ?? maxMargin),
+    plantedFreundSchapire: fs(analysis.freundSchapire?.planted),
+    tightestFreundSchapire: fs(analysis.freundSchapire?.tightest),
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { computeBounds } from "../../src/bounds/convergence-bounds.js";
+import { maxMarginSeparator } from "../../src/bounds/max-margin-separator.js";
+import { tightestSeparators } from "../../src/bounds/tightest-separators.js";
+import { learnerOf } from "../helpers.js";
+
+/** Separable 2-D vectors u_i (labels folded in): the unit separators form an arc of the circle. */
+const DATA = learnerOf([
+  [1, 0.3],
+  [0.7, -0.4],
+  [0.9, 0.8],
+  [0.3, 0.95],
+  [0.5, -0.6],
+]);
+
+describe("the tightest separators for ŵ(0) ≠ 0 (THEORY.md, Which ŵ*)", () => {
+  it("find Hu's D² and N(v) within a fine grid's minimum over every unit separator (brute force, 2-D)", () => {
+    const maxMargin = maxMarginSeparator(DATA).separator!;
+    for (const [v0, v1, eta] of [[-3, 1, 1], [2, 5, 0.5], [0.2, -4, 2], [-1, -1, 0.1], [6, -2, 1]] as const) {
+      const init = Float64Array.of(v0, v1);
+      const found = tightestSeparators(DATA, eta, init, maxMargin, null);
+      // A grid over the circle, then a finer one around its best angle (the minimum may sit at a kink, where
+      // min_i ŵ·u_i changes its point, and a coarse grid misses it by its step times the slope).
+      const minimum = (name: "hu" | "optimised") => {
+        const valueAt = (angle: number) => computeBounds(DATA, Float64Array.of(Math.cos(angle), Math.sin(angle)), eta, init).bounds[name] ?? Infinity;
+        let best = { angle: 0, value: Infinity };
+        for (let k = 0; k < 20_000; k++) {
+          const angle = (2 * Math.PI * k) / 20_000;
+          const value = valueAt(angle);
+          if (value < best.value) best = { angle, value };
+        }
+        for (let step = (2 * Math.PI) / 20_000; step > 1e-13; step /= 1000) {
+          const around = best.angle;
+          for (let k = -2000; k <= 2000; k++) {
+            const angle = around + (k * step) / 1000;
+            const value = valueAt(angle);
+            if (value < best.value) best = { angle, value };
+          }
+        }
+        return best.value;
+      };
+      // Never below the true minimum (every candidate is checked and its bound rounded outward), and within
+      // the golden sections' resolution above it.
+      for (const name of ["hu", "optimised"] as const) {
+        const grid = minimum(name);
+        expect(found[name].bound).toBeGreaterThanOrEqual(grid * (1 - 1e-12));
+        expect(found[name].bound).toBeLessThanOrEqual(grid * (1 + 1e-4));
+      }
+      // Each separator returned separates the data and gives the bound reported.
+      expect(computeBounds(DATA, found.hu.separator, eta, init).bounds.hu).toBe(found.hu.bound);
+      expect(computeBounds(DATA, found.optimised.separator, eta, init).bounds.optimised).toBe(found.optimised.bound);
+    }
+  });
+});
