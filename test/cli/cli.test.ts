@@ -74,8 +74,15 @@ describe("perceptron-lab run", () => {
 
   it("replays one run's data with `dataset` and `fit`, to the same updates and epochs", () => {
     const csv = join(folder, "run17.csv");
-    const dataset = cli(["dataset", "experiments/quick.json", "--run", "17", "--out", csv]);
+    const separators = join(folder, "run17-separators.json");
+    const dataset = cli(["dataset", "experiments/quick.json", "--run", "17", "--out", csv, "--separators", separators]);
     expect(dataset.code).toBe(0);
+    // The separators file gives back the row's bounds from its vectors (run 17 starts from a random ŵ(0)).
+    const written = JSON.parse(readFileSync(separators, "utf8"));
+    const recorded = JSON.parse(read(out.compiled, "runs.jsonl").split("\n")[17]!);
+    expect(written.tightestHu.bounds.hu).toBe(recorded.tightestHuBound);
+    expect(written.maxMargin.margin).toBeGreaterThan(0);
+    expect(cli(["dataset", "experiments/quick.json", "--run", "17", "--separators", ""])).toMatchObject({ code: 2, stderr: "Error: --separators is empty: name the JSON file\n" });
     const replay = /perceptron-lab (fit .*)$/m.exec(dataset.stderr)![1]!.split(" ");
     const fit = cli([...replay, "--json"]);
     expect(fit.code).toBe(0);
