@@ -77,7 +77,12 @@ function humanReport(path: string, r: FitReport): string {
     `result     ${r.converged ? "converged" : "NOT converged"}: ${r.updates} updates in ${r.epochs} epochs`,
     `radius     R = ${r.radius} (learner's coordinates, bias included)`,
     `separable  ${separable}; ${margin}`,
+    `mistakes   ${r.firstEpochMistakes} in the first epoch, ${r.lastEpochMistakes} in the last; the final ŵ misclassifies ${r.finalErrors}, the pocket (best epoch's ŵ) ${r.pocketErrors}`,
   ];
+  if (r.freundSchapireBound !== null) {
+    lines.push(`Freund–Schapire  ${r.freundSchapireBound} over every (u, γ) at E = ${r.epochs} epochs (holds without separability); updates/bound ${r.updates / r.freundSchapireBound}`);
+  }
+  if (r.tightestHuBound !== null) lines.push(`tightest   Hu D² ${r.tightestHuBound}, N(v) ${r.tightestOptimisedBound} over every separator`);
   if (r.bounds !== null) {
     lines.push("", "bound       value               updates/bound");
     for (const [name, value] of Object.entries(r.bounds)) {

@@ -258,6 +258,6 @@ export function countViolations(updates: number, bounds: BoundSet | null): numbe
 }
 
 /** Whether updates exceed a bound beyond VIOLATION_TOLERANCE (never, for a bound that does not apply). */
-function exceeds(updates: number, bound: number | null): boolean {
+export function exceeds(updates: number, bound: number | null): boolean {
   return bound !== null && updates > bound * (1 + VIOLATION_TOLERANCE) + VIOLATION_TOLERANCE;
 }

@@ -3,7 +3,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
 import { LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { analyseDataSet, type LearnerOptions } from "./analyse-data-set.js";
-import { countViolations } from "./execute-run.js";
+import { countViolations, exceeds } from "./execute-run.js";
 import { replaceNonFinite } from "./non-finite.js";
 import type { OptimalStatus } from "./run-types.js";
 
@@ -38,6 +38,16 @@ export interface FitReport {
   readonly note: string | null;
   /** The bounds of THEORY.md from the max-margin separator, for this η and ŵ(0); null without one. */
   readonly bounds: BoundSet | null;
+  /** The smallest Hu D² and N(v) found over separators (null without a max-margin separator, or above the size limit). */
+  readonly tightestHuBound: number | null;
+  readonly tightestOptimisedBound: number | null;
+  /** Freund–Schapire at E = epochs over every (u, γ), from ŵ(0) = 0 only (THEORY.md, "Beyond separable data"). */
+  readonly freundSchapireBound: number | null;
+  /** Mistakes in the first and in the last epoch; training points the final ŵ and the pocket (best epoch's ŵ) misclassify. */
+  readonly firstEpochMistakes: number;
+  readonly lastEpochMistakes: number;
+  readonly finalErrors: number;
+  readonly pocketErrors: number;
   /** Bounds the updates exceed: a bug if ever above 0. */
   readonly violations: number;
   /** Quantities that left float64's range (reported as null). */
@@ -49,6 +59,10 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
   const analysis = analyseDataSet(data, options);
   const { updates, epochs, converged, weights } = analysis.perceptron;
   const bounds = analysis.optimal?.bounds ?? null;
+  const fromZero = analysis.freundSchapire !== null && bounds !== null;
+  const tightestHu = analysis.tightest?.hu.bound ?? (fromZero ? bounds.hu : null);
+  const tightestOptimised = analysis.tightest?.optimised.bound ?? (fromZero ? bounds.optimised : null);
+  const freundSchapire = analysis.freundSchapire?.tightest?.bound ?? null;
   const report = {
     n: data.n,
     d: data.d,
@@ -71,7 +85,14 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     optimalStatus: analysis.optimalStatus,
     note: analysis.maxMargin?.message ?? null,
     bounds,
-    violations: countViolations(updates, bounds),
+    tightestHuBound: tightestHu,
+    tightestOptimisedBound: tightestOptimised,
+    freundSchapireBound: freundSchapire,
+    firstEpochMistakes: analysis.perceptron.firstEpochMistakes,
+    lastEpochMistakes: analysis.perceptron.lastEpochMistakes,
+    finalErrors: analysis.finalErrors,
+    pocketErrors: analysis.pocketErrors,
+    violations: countViolations(updates, bounds) + [tightestHu, tightestOptimised, freundSchapire].filter((bound) => exceeds(updates, bound)).length,
   };
   // Radius, margin and bounds can overflow (or be 0/0 after an underflow) on extreme data.
   const top = replaceNonFinite(report);

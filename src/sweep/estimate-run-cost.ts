@@ -14,6 +14,9 @@ export function estimateRunCost(p: PointParameters, maxEpochs: number): number {
     const ratio = p.radius! / p.margin!;
     const bound = (ratio * ratio + (p.bias ? 1 / p.margin! ** 2 : 0)) * (p.bias ? 1 + p.offset! ** 2 : 1);
     epochs = Number.isNaN(bound) ? maxEpochs : Math.min(maxEpochs, 1 + bound);
+    // Label noise or overlap usually leave the data not separable: the run goes to maxEpochs, and is then
+    // replayed for its pocket error (twice the epochs).
+    if ((p.noise ?? 0) > 0 || (p.overlap ?? 0) > 0) epochs = 2 * maxEpochs;
   } else if (p.generator === "csv") {
     // A user's data: no margin is known before the run (and it may not be separable). A guess of 100
     // epochs keeps batches of such runs short; a wrong guess costs balance only.

@@ -30,19 +30,19 @@ async function tableDigests(loaded: Parameters<typeof runExperiment>[0]): Promis
 describe("the tables of data versions 1 and 2, byte for byte", () => {
   it("experiments/quick.json (240 runs; run 200 drew a different data set under Node 24 before fdlibmPow)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json", { overrides: ["dataVersion=1"] }))).toEqual({
-      "runs.csv": "cd62405faa260d18",
-      "runs.jsonl": "9a356cb6933214ef",
-      "summary.csv": "a81bd62216ef0123",
-      "summary.json": "9625eb07afe7a14b",
+      "runs.csv": "477416a4594fdb25",
+      "runs.jsonl": "4320c3f039683b85",
+      "summary.csv": "851180c38241680a",
+      "summary.json": "3121409e0b7d59d7",
     });
   });
 
   it("experiments/quick.json at data version 2 (the default)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
-      "runs.csv": "8685e7a9221a294b",
-      "runs.jsonl": "5197bc5bfaffafa5",
-      "summary.csv": "71c962324d0aeec0",
-      "summary.json": "adbe6437ed105cbf",
+      "runs.csv": "8e02e58a565e008f",
+      "runs.jsonl": "c537501bfb981048",
+      "summary.csv": "298adfb24915dcc5",
+      "summary.json": "8d79fad41f878fe5",
     });
   });
 
@@ -60,10 +60,10 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
       ],
     };
     expect(await tableDigests({ path: "golden.json", experiment: parseExperiment(source, "golden"), source, hash: "0".repeat(64) })).toEqual({
-      "runs.csv": "2fabf4fd33aea5c2",
-      "runs.jsonl": "a03db4b46cf02b01",
-      "summary.csv": "03de60af6b55118f",
-      "summary.json": "cd1d7a48cb847bb1",
+      "runs.csv": "546942d656749744",
+      "runs.jsonl": "d87df7a289bd6150",
+      "summary.csv": "2c31864f14bd8fc6",
+      "summary.json": "c9a4fb2cb264a4bc",
     });
   });
 });
