@@ -1,3 +1,5 @@
+import { fdlibmPow } from "../math/fdlibm-pow.js";
+import { goldenSection } from "../math/golden-section.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { freundSchapireAlong, freundSchapireBound, freundSchapireRoot, type FreundSchapire } from "./freund-schapire.js";
 
@@ -27,7 +29,8 @@ export function tightestFreundSchapire(data: LearnerData, epochs: number, starts
   const w = new Float64Array(dim);
   let best = { root: freundSchapireRoot(data, w, epochs, radius), w: Float64Array.from(w), logC: -Infinity };
   const solveAt = (logC: number): number => {
-    solver.solve(2 ** logC / data.radiusSquared, w);
+    // fdlibmPow, not 2 ** logC (Math.pow): engines differ in its last bit, and C picks the vector the tables show.
+    solver.solve(fdlibmPow(2, logC) / data.radiusSquared, w);
     const root = freundSchapireRoot(data, w, epochs, radius);
     if (root < best.root) best = { root, w: Float64Array.from(w), logC };
     return root;
@@ -35,28 +38,7 @@ export function tightestFreundSchapire(data: LearnerData, epochs: number, starts
   for (let logC = SCAN.from; logC <= SCAN.to; logC += SCAN.step) solveAt(logC);
   if (Number.isFinite(best.logC)) {
     // Golden sections over log C around the best scanned point (√FS along the path is taken as unimodal there).
-    let lo = best.logC - SCAN.step;
-    let hi = best.logC + SCAN.step;
-    const ratio = (Math.sqrt(5) - 1) / 2;
-    let a = hi - ratio * (hi - lo);
-    let b = lo + ratio * (hi - lo);
-    let fa = solveAt(a);
-    let fb = solveAt(b);
-    for (let k = 0; k < GOLDEN_STEPS; k++) {
-      if (fa <= fb) {
-        hi = b;
-        b = a;
-        fb = fa;
-        a = hi - ratio * (hi - lo);
-        fa = solveAt(a);
-      } else {
-        lo = a;
-        a = b;
-        fa = fb;
-        b = lo + ratio * (hi - lo);
-        fb = solveAt(b);
-      }
-    }
+    goldenSection(best.logC - SCAN.step, best.logC + SCAN.step, GOLDEN_STEPS, solveAt);
   }
   let result: FreundSchapire = { bound: freundSchapireBound(data, best.w, epochs), w: best.w };
   for (const start of starts) {

@@ -1,3 +1,5 @@
+import { fdlibmPow } from "../math/fdlibm-pow.js";
+import { goldenSection } from "../math/golden-section.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { computeBounds } from "./convergence-bounds.js";
 import { alignedSeparator } from "./max-margin-separator.js";
@@ -70,7 +72,9 @@ export function tightestSeparators(
     const at = (log: number) => {
       let values = solved.get(log);
       if (values === undefined) {
-        const separator = alignedSeparator(data, v.map((value) => value * s0 * 2 ** log), maxMargin);
+        // fdlibmPow, not 2 ** log (Math.pow): engines differ in its last bit, and s picks the separator.
+        const scale = s0 * fdlibmPow(2, log);
+        const separator = alignedSeparator(data, v.map((value) => value * scale), maxMargin);
         values = separator === null ? { hu: Infinity, optimised: Infinity } : consider(separator);
         solved.set(log, values);
       }
@@ -81,7 +85,7 @@ export function tightestSeparators(
     for (const name of ["hu", "optimised"] as const) {
       const best = scanned.reduce((a, b) => (b[name] < a[name] ? b : a));
       if (!Number.isFinite(best[name])) continue;
-      goldenSection(best.log - SCAN.step, best.log + SCAN.step, (log) => at(log)[name]);
+      goldenSection(best.log - SCAN.step, best.log + SCAN.step, GOLDEN_STEPS, (log) => at(log)[name]);
     }
   }
   return { hu: hu!, optimised: optimised! };
@@ -91,27 +95,3 @@ export function tightestSeparators(
 const SCAN = { from: -16, to: 16, step: 4 } as const;
 /** Golden sections per bound: 24 narrow a bracket of 8 in log₂ s to 10⁻⁴ (the brute-force test asks 10⁻⁴ of the bound). */
 const GOLDEN_STEPS = 24;
-
-/** Golden-section search for a minimum of f on [lo, hi] (the caller keeps the best value it sees). */
-function goldenSection(lo: number, hi: number, f: (x: number) => number): void {
-  const ratio = (Math.sqrt(5) - 1) / 2;
-  let a = hi - ratio * (hi - lo);
-  let b = lo + ratio * (hi - lo);
-  let fa = f(a);
-  let fb = f(b);
-  for (let k = 0; k < GOLDEN_STEPS; k++) {
-    if (fa <= fb) {
-      hi = b;
-      b = a;
-      fb = fa;
-      a = hi - ratio * (hi - lo);
-      fa = f(a);
-    } else {
-      lo = a;
-      a = b;
-      fa = fb;
-      b = lo + ratio * (hi - lo);
-      fb = f(b);
-    }
-  }
-}

@@ -66,11 +66,12 @@ export interface Analysis {
 
 /**
  * The largest n·dim² for which the tightest separators and the tightest Freund–Schapire bound are searched
- * (each step a dim × dim Newton system over n points, or a QP; about 50 steps a run): n 100 up to d 99, n 200
- * up to d 69, n 1000 up to d 30. Above it those columns stay empty; the planted Freund–Schapire bound is
- * still given. Measured at n 200: ~50 ms a run at d 50, ~190 ms at d 100, 10 s at d 500 (docs/bounds.md).
+ * (each step a dim × dim Newton system over n points, or a QP; about 50 steps a run): n 100 up to d 49, n 200
+ * up to d 34, n 1000 up to d 14. Above it those columns stay empty; the planted Freund–Schapire bound is
+ * still given. Measured at n 200: ~10 ms a run at d 20, ~50 ms at d 50, ~190 ms at d 100, 10 s at d 500
+ * (docs/bounds.md).
  */
-export const TIGHTEST_LIMIT = 1e6;
+export const TIGHTEST_LIMIT = 2.5e5;
 
 /** The learner's side of a run: perceptron → separators → bounds, on a data set however it was obtained. */
 export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis: AnalysisOptions = {}): Analysis {

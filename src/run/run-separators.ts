@@ -56,14 +56,14 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
   const learner = toLearnerCoordinates(data, spec.bias);
   const written = (vector: Float64Array | null | undefined): WrittenSeparator | null => {
     if (vector === null || vector === undefined) return null;
-    const norm = Math.hypot(...vector);
+    const norm = euclidean(vector);
     const { margin, bounds } = computeBounds(learner, vector, spec.eta, analysis.initialWeights);
     return { unit: Array.from(vector, (value) => value / norm), margin: Math.min(margin, separatorMargin(learner, vector).margin), bounds };
   };
   const epochs = analysis.perceptron.epochs;
   const fs = (entry: { w: Float64Array } | null | undefined): WrittenFreundSchapire | null => {
     if (entry === null || entry === undefined) return null;
-    const norm = Math.hypot(...entry.w);
+    const norm = euclidean(entry.w);
     return { w: Array.from(entry.w), unit: Array.from(entry.w, (value) => (norm > 0 ? value / norm : 0)), gamma: 1 / norm, epochs, bound: freundSchapireBound(learner, entry.w, epochs) };
   };
   const maxMargin = analysis.maxMargin?.separator ?? null;
@@ -80,4 +80,11 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
     plantedFreundSchapire: fs(analysis.freundSchapire?.planted),
     tightestFreundSchapire: fs(analysis.freundSchapire?.tightest),
   };
+}
+
+/** √(Σ x_j²), summed in order (Math.hypot is not specified to the last bit, and engines differ). */
+function euclidean(vector: Float64Array): number {
+  let sum = 0;
+  for (const value of vector) sum += value * value;
+  return Math.sqrt(sum);
 }

@@ -18,13 +18,18 @@ import { writeViolationData } from "./write-violation-data.js";
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
  * to an unsharded run's (the rows are the same, merged back into sweep order, and the summaries are
- * computed from them). Refuses, naming them, shards of different experiments, missing, repeated or
- * unfinished shards, and a run found in no shard or in two.
+ * computed from them). Refuses, naming them, shards of different experiments, data versions or (unless
+ * allowMixedVersions) tool versions, missing, repeated or unfinished shards, and a run found in no shard or in two.
  */
 export async function mergeShards(
   outDir: string,
   shardDirs: readonly string[],
-  options: { readonly overwrite?: boolean; readonly onNote?: (text: string) => void } = {},
+  options: {
+    readonly overwrite?: boolean;
+    /** Merge shards written by different versions of the tool (refused by default: a version may change a column). */
+    readonly allowMixedVersions?: boolean;
+    readonly onNote?: (text: string) => void;
+  } = {},
 ): Promise<RunReport> {
   const startedAt = new Date();
   checkResultFolder(outDir, "merge's output folder");
@@ -46,6 +51,14 @@ export async function mergeShards(
       throw new InputError(
         `${dir} holds data version ${recordedDataVersion(manifest)}, ${shardDirs[0]} data version ${recordedDataVersion(first)}: the shards drew different data; rerun them with one data version`,
       );
+    }
+    if (manifest.tool.version !== first.tool.version) {
+      if (!options.allowMixedVersions) {
+        throw new InputError(
+          `${dir} was written by perceptron-lab ${manifest.tool.version}, ${shardDirs[0]} by ${first.tool.version}: a version may compute a column differently; rerun the shards with one version, or pass --allow-mixed-versions`,
+        );
+      }
+      options.onNote?.(`${dir} was written by perceptron-lab ${manifest.tool.version}, ${shardDirs[0]} by ${first.tool.version}: merged as asked (--allow-mixed-versions)`);
     }
     const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);

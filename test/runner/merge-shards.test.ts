@@ -59,6 +59,19 @@ describe("shards", () => {
     await expect(mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).rejects.toThrow(
       `${other} is a shard of a different experiment file than ${dirs[0]} (sha256 dddddddddddd… against cccccccccccc…)`,
     );
+    // A shard written by another version of the tool is refused unless asked for, and then named in a note.
+    const manifestPath = join(dirs[1]!, "manifest.json");
+    const original = readFileSync(manifestPath, "utf8");
+    const written = JSON.parse(original);
+    writeFileSync(manifestPath, JSON.stringify({ ...written, tool: { ...written.tool, version: "0.3.0" } }));
+    await expect(mergeShards(join(folder, "m6"), dirs)).rejects.toThrow(
+      new InputError(`${dirs[1]} was written by perceptron-lab 0.3.0, ${dirs[0]} by ${written.tool.version}: a version may compute a column differently; rerun the shards with one version, or pass --allow-mixed-versions`),
+    );
+    const notes: string[] = [];
+    await mergeShards(join(folder, "m6"), dirs, { allowMixedVersions: true, onNote: (text) => notes.push(text) });
+    expect(tables(join(folder, "m6"))).toEqual(tables(full));
+    expect(notes).toEqual([`${dirs[1]} was written by perceptron-lab 0.3.0, ${dirs[0]} by ${written.tool.version}: merged as asked (--allow-mixed-versions)`]);
+    writeFileSync(manifestPath, original);
     const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
     writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
     await expect(mergeShards(join(folder, "m5"), dirs)).rejects.toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
