@@ -1,10 +1,7 @@
-import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete } from "../runner/manifest.js";
-import { summaryRows } from "../runner/read-result-folder.js";
-import { RecordStream } from "../runner/recorded-runs.js";
+import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
 import type { ToolInfo } from "../runner/tool-info.js";
 import { POINT_KEYS, type RunRow } from "../run/run-types.js";
 
@@ -48,8 +45,7 @@ export function loadResults(folder: string): LoadedResults {
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const runs = new Map<string, RunRow[]>();
   const outcomes = new Map<string, { repeat: number; converged: boolean }[]>();
-  const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-  for (let row = stream.take(); row !== null; row = stream.take()) {
+  for (const row of recordsOf(folder)) {
     const key = pointKey(row);
     const converged = row.status === "ok" && row.converged === true;
     append(outcomes, key, { repeat: row.repeat, converged });

@@ -1,12 +1,10 @@
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
-import { OUTPUT_FILES } from "../export/result-writer.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { lockResultFolder } from "../runner/folder-lock.js";
 import { readManifest, requireComplete, type Manifest } from "../runner/manifest.js";
-import { summaryRows } from "../runner/read-result-folder.js";
-import { RecordStream } from "../runner/recorded-runs.js";
+import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
 import type { RunRow } from "../run/run-types.js";
 import { ordinal } from "./plot.js";
 import { reportPlots } from "./plot-specs.js";
@@ -44,8 +42,7 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
   const total: number = manifest.counts.runs;
   const every = Math.max(1, Math.ceil(total / PLOTTED_RUNS));
   const runs: RunRow[] = [];
-  const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-  for (let row = stream.take(); row !== null; row = stream.take()) if (row.run % every === 0) runs.push(row);
+  for (const row of recordsOf(folder)) if (row.run % every === 0) runs.push(row);
 
   const plots = reportPlots(summary, runs, { runsEvery: every, totalRuns: total, maxEpochs: manifest.resolved.maxEpochs });
   const rendered = [];

@@ -48,13 +48,24 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
   } catch {
     throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
   }
-  if (rows.length === 0 || rows[0]!.updates.p25 !== undefined) return rows;
-  onNote?.(`summary.json has no p10, p25 or p75 (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
+  if (rows.length === 0 || (rows[0]!.updates.p25 !== undefined && rows[0]!.mistakes !== undefined)) return rows;
+  const missing = rows[0]!.updates.p25 === undefined ? "p10, p25 or p75" : "statistics over every run (mistakes, Freund–Schapire)";
+  onNote?.(`summary.json has no ${missing} (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
   return summariseRuns(recordsOf(folder));
 }
 
-/** Every run's row of a folder, in run order, each record's check verified. */
-function* recordsOf(folder: string): Generator<RunRow> {
+/**
+ * Every run's row of a folder, in run order, each record's check verified. Rows written before 0.5 have
+ * no `noise` or `overlap`: a planted run of theirs had neither (0), any other run has no such parameter
+ * (null), so that its grid points match a newer folder's in compare and the report. The columns added
+ * with them (the epoch mistakes, Freund–Schapire, …) stay absent: not applicable, as null.
+ */
+export function* recordsOf(folder: string): Generator<RunRow> {
   const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-  for (let row = stream.take(); row !== null; row = stream.take()) yield row;
+  for (let row = stream.take(); row !== null; row = stream.take()) yield row.noise === undefined ? withPointDefaults(row) : row;
+}
+
+function withPointDefaults(row: RunRow): RunRow {
+  const absent = row.generator === "planted" ? 0 : null;
+  return { ...row, noise: row.noise ?? absent, overlap: row.overlap ?? absent };
 }

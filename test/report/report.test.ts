@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { writeReport } from "../../src/report/write-report.js";
+import { compareResults } from "../../src/compare/compare-results.js";
+import { parseFailRule } from "../../src/compare/fail-rule.js";
+import { checkedRecord } from "../../src/export/record-check.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
@@ -110,5 +113,33 @@ describe("report", () => {
     expect(readResultFolder(old).summary).toEqual(current);
     const page = readFileSync(await writeReport(old), "utf8");
     expect(page).toContain("summary.json has no p10, p25 or p75 (written by perceptron-lab");
+  });
+
+  it("reads, reports and compares a folder of 0.4, whose runs have no noise, overlap or the columns that came with them", async () => {
+    const source = { name: "old", repeats: 4, grid: [{ n: 20, d: 2, margin: [0.1, 0.2], init: ["zero", "normal:1"] }, { generator: "hadamard", n: 8 }] };
+    const [old, now] = [temporaryFolder(), temporaryFolder()];
+    await runExperiment(loaded(source), { threads: 2, outDir: old });
+    await runExperiment(loaded(source), { threads: 2, outDir: now });
+    // As 0.4 wrote them: records without the 0.5 columns (each with its check), summaries without their statistics.
+    const added = ["noise", "overlap", "firstEpochMistakes", "lastEpochMistakes", "finalErrors", "pocketErrors", "wrongSide", "mistakes"];
+    const isNew = (key: string) => added.includes(key) || key.startsWith("tightest") || key.includes("FreundSchapire");
+    const records = readFileSync(join(old, "runs.jsonl"), "utf8").trimEnd().split("\n");
+    const stripped = records.map((line) => {
+      const { check: _check, ...row } = JSON.parse(line) as Record<string, unknown>;
+      const body = JSON.stringify(Object.fromEntries(Object.entries(row).filter(([key]) => !isNew(key))));
+      return checkedRecord(body.slice(0, -1));
+    });
+    writeFileSync(join(old, "runs.jsonl"), `${stripped.join("\n")}\n`);
+    const summary = JSON.parse(readFileSync(join(old, "summary.json"), "utf8")) as Record<string, unknown>[];
+    writeFileSync(join(old, "summary.json"), JSON.stringify(summary.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !isNew(key))))));
+
+    const rows = readResultFolder(old).summary;
+    expect(rows.map((row) => [row.generator, row.noise, row.overlap])).toEqual(summary.map((row) => [row.generator, row.noise, row.overlap]));
+    expect(rows.map((row) => row.mistakes.median)).toEqual(summary.map((row) => (row.mistakes as { median: number }).median));
+    const page = readFileSync(await writeReport(old), "utf8");
+    expect(page).toContain("summary.json has no statistics over every run (mistakes, Freund–Schapire) (written by perceptron-lab");
+    // Every grid point matches the same sweep run now, and nothing regressed.
+    const report = compareResults(old, now, [parseFailRule("median:updates:5%")]);
+    expect({ matched: report.matchedPoints, result: report.result }).toEqual({ matched: summary.length, result: "pass" });
   });
 });
