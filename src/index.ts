@@ -49,4 +49,8 @@ export { createRandom } from "./random/seeded-random.js";
 export { executeRun } from "./run/execute-run.js";
 export { computeBounds, BOUND_NAMES, type BoundSet, type SeparatorBounds } from "./bounds/convergence-bounds.js";
 export { maxMarginSeparator, type MaxMarginResult } from "./bounds/max-margin-separator.js";
+export { freundSchapireBound, freundSchapireAlong, type FreundSchapire } from "./bounds/freund-schapire.js";
+export { tightestFreundSchapire } from "./bounds/squared-hinge-path.js";
+export { tightestSeparators, type TightestSeparators, type TightestSeparator } from "./bounds/tightest-separators.js";
+export { runSeparators, type RunSeparators } from "./run/run-separators.js";
 export { toLearnerCoordinates, type LearnerData } from "./perceptron/learner-coordinates.js";
