@@ -11,10 +11,10 @@ export interface TightestSeparator {
 }
 
 export interface TightestSeparators {
-  /** Hu's D² = ‖v − a_H ŵ*‖² at its smallest found. */
-  readonly hu: TightestSeparator;
-  /** N(v) at its smallest found. */
-  readonly optimised: TightestSeparator;
+  /** Hu's D² = ‖v − a_H ŵ*‖² at its smallest found; null when no candidate gives one. */
+  readonly hu: TightestSeparator | null;
+  /** N(v) at its smallest found; null when no candidate gives one. */
+  readonly optimised: TightestSeparator | null;
 }
 
 /**
@@ -28,7 +28,9 @@ export interface TightestSeparators {
  *
  * Every candidate's bounds are recomputed from the vector (computeBounds, rounded outward), and a
  * candidate that does not separate the data gives none. The planted and max-margin separators are
- * candidates too, so neither bound is ever above theirs.
+ * candidates too, so neither bound is ever above theirs. From ŵ(0) = 0 (v = 0) there is nothing to search:
+ * the max-margin separator minimises both there (THEORY.md), and the result is the smaller of the two
+ * candidates' values (the planted one can come out an ulp lower).
  */
 export function tightestSeparators(
   data: LearnerData,
@@ -88,7 +90,7 @@ export function tightestSeparators(
       goldenSection(best.log - SCAN.step, best.log + SCAN.step, GOLDEN_STEPS, (log) => at(log)[name]);
     }
   }
-  return { hu: hu!, optimised: optimised! };
+  return { hu, optimised };
 }
 
 /** log₂(s/s₀) scanned from −16 to 16 by 4 (9 QPs). */

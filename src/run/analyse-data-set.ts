@@ -60,7 +60,10 @@ export interface Analysis {
   readonly pocketErrors: number;
   /** Freund–Schapire at E = epochs (ŵ(0) = 0 only): along the planted separator, and over every (u, γ) (with `optimal`). */
   readonly freundSchapire: { readonly planted: FreundSchapire | null; readonly tightest: FreundSchapire | null } | null;
-  /** The separators with the smallest Hu D² and N(v) found (ŵ(0) ≠ 0, with `optimal`, separable data only). */
+  /**
+   * The separators with the smallest Hu D² and N(v) found, whenever a max-margin separator was (searched
+   * for ŵ(0) ≠ 0 within TIGHTEST_LIMIT; from ŵ(0) = 0 the smaller of the planted and max-margin ones).
+   */
   readonly tightest: TightestSeparators | null;
 }
 
@@ -124,7 +127,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
         tightest: withOptimal ? tightestFreundSchapire(learner, perceptron.epochs, [planted, maxMargin?.separator ?? null]) : null,
       }
     : null;
-  const tightest = !zeroInit && withOptimal && maxMargin?.separator && optimal !== null ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted) : null;
+  const tightest = maxMargin?.separator && optimal !== null && (zeroInit || withOptimal) ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted) : null;
   return {
     perceptron,
     initialWeights,

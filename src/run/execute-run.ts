@@ -32,12 +32,8 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
     throw new NumericalRangeError(`the planted data came out with margin ${analysis.planted.margin} (not separated by the planted hyperplane): margin/radius is below float64's resolution`);
   }
   const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
-  const tightest = analysis.tightest;
-  // From ŵ(0) = 0 the max-margin separator minimises both (THEORY.md, "Which ŵ*"); the planted one can
-  // still come out an ulp lower, so the smaller of the two is the tightest found.
-  const fromZero = analysis.freundSchapire !== null && bounds.optimal !== null;
-  const tightestHu = tightest?.hu.bound ?? (fromZero ? bestOf(bounds.planted?.hu ?? null, bounds.optimal!.hu) : null);
-  const tightestOptimised = tightest?.optimised.bound ?? (fromZero ? bestOf(bounds.planted?.optimised ?? null, bounds.optimal!.optimised) : null);
+  const tightestHu = analysis.tightest?.hu?.bound ?? null;
+  const tightestOptimised = analysis.tightest?.optimised?.bound ?? null;
   const best = [bounds.planted?.best ?? null, bounds.optimal?.best ?? null, tightestHu, tightestOptimised].reduce(bestOf, null);
   const fs = analysis.freundSchapire;
   const plantedFs = fs?.planted?.bound ?? null;

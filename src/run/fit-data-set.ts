@@ -59,9 +59,8 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
   const analysis = analyseDataSet(data, options);
   const { updates, epochs, converged, weights } = analysis.perceptron;
   const bounds = analysis.optimal?.bounds ?? null;
-  const fromZero = analysis.freundSchapire !== null && bounds !== null;
-  const tightestHu = analysis.tightest?.hu.bound ?? (fromZero ? bounds.hu : null);
-  const tightestOptimised = analysis.tightest?.optimised.bound ?? (fromZero ? bounds.optimised : null);
+  const tightestHu = analysis.tightest?.hu?.bound ?? null;
+  const tightestOptimised = analysis.tightest?.optimised?.bound ?? null;
   const freundSchapire = analysis.freundSchapire?.tightest?.bound ?? null;
   const report = {
     n: data.n,

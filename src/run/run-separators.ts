@@ -75,8 +75,8 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
     converged: analysis.perceptron.converged,
     planted: written(plantedSeparator(data, spec.bias)),
     maxMargin: written(maxMargin),
-    tightestHu: written(analysis.tightest?.hu.separator ?? maxMargin),
-    tightestOptimised: written(analysis.tightest?.optimised.separator ?? maxMargin),
+    tightestHu: written(analysis.tightest?.hu?.separator),
+    tightestOptimised: written(analysis.tightest?.optimised?.separator),
     plantedFreundSchapire: fs(analysis.freundSchapire?.planted),
     tightestFreundSchapire: fs(analysis.freundSchapire?.tightest),
   };

@@ -43,12 +43,12 @@ describe("the tightest separators for ŵ(0) ≠ 0 (THEORY.md, Which ŵ*)", () =>
       // the golden sections' resolution above it.
       for (const name of ["hu", "optimised"] as const) {
         const grid = minimum(name);
-        expect(found[name].bound).toBeGreaterThanOrEqual(grid * (1 - 1e-12));
-        expect(found[name].bound).toBeLessThanOrEqual(grid * (1 + 1e-4));
+        expect(found[name]!.bound).toBeGreaterThanOrEqual(grid * (1 - 1e-12));
+        expect(found[name]!.bound).toBeLessThanOrEqual(grid * (1 + 1e-4));
       }
       // Each separator returned separates the data and gives the bound reported.
-      expect(computeBounds(DATA, found.hu.separator, eta, init).bounds.hu).toBe(found.hu.bound);
-      expect(computeBounds(DATA, found.optimised.separator, eta, init).bounds.optimised).toBe(found.optimised.bound);
+      expect(computeBounds(DATA, found.hu!.separator, eta, init).bounds.hu).toBe(found.hu!.bound);
+      expect(computeBounds(DATA, found.optimised!.separator, eta, init).bounds.optimised).toBe(found.optimised!.bound);
     }
   });
 });
