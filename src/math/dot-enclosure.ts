@@ -1,4 +1,4 @@
-import { addDown, addUp, EXACT_PRODUCT, mulUp, SPLITTER, subDown, TINY, UNIT } from "./outward-rounding.js";
+import { addDown, addUp, EXACT_PRODUCT, mulUp, subDown, sumError, TINY, twoProductError, UNIT } from "./outward-rounding.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
 export interface Enclosure {
@@ -36,18 +36,10 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
     const a = x[xOffset + k]!;
     const b = y[yOffset + k]!;
     const h = a * b;
-    // TwoProduct (Dekker, Veltkamp's split) and TwoSum (Knuth) as in productError and sumError, written out
-    // here because this loop is the hot one; the range check of productError is made once, after it.
-    let t = SPLITTER * a;
-    const aHigh = t - (t - a);
-    const aLow = a - aHigh;
-    t = SPLITTER * b;
-    const bHigh = t - (t - b);
-    const bLow = b - bHigh;
-    const productErr = aLow * bLow - (((h - aHigh * bHigh) - aLow * bHigh) - aHigh * bLow);
+    // TwoProduct without productError's range check (made once, after the loop) and TwoSum.
+    const productErr = twoProductError(a, b, h);
     const q = p + h;
-    const bVirtual = q - p;
-    const sumErr = p - (q - bVirtual) + (h - bVirtual);
+    const sumErr = sumError(p, h, q);
     p = q;
     s += productErr + sumErr;
     const magnitude = Math.abs(h);

@@ -54,6 +54,14 @@ export function productError(a: number, b: number, p: number): number {
   const magnitude = Math.abs(p);
   if (p === 0) return a === 0 || b === 0 ? 0 : NaN;
   if (!(magnitude >= EXACT_PRODUCT.low && magnitude <= EXACT_PRODUCT.high) || Math.abs(a) > EXACT_PRODUCT.factor || Math.abs(b) > EXACT_PRODUCT.factor) return NaN;
+  return twoProductError(a, b, p);
+}
+
+/**
+ * Dekker's TwoProduct with Veltkamp's split: a·b − p for p = fl(a·b), exact only inside EXACT_PRODUCT's
+ * range, which the caller checks (productError for one product, dotEnclosure once for a whole sum).
+ */
+export function twoProductError(a: number, b: number, p: number): number {
   let t = SPLITTER * a;
   const aHigh = t - (t - a);
   const aLow = a - aHigh;
