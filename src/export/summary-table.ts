@@ -1,4 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { beyondSeparable } from "../run/run-types.js";
 
 /** How many grid points the printed table shows; the rest are in summary.csv. */
 export const TABLE_ROWS = 40;
@@ -13,7 +14,7 @@ const PARAMETER_COLUMNS = 10;
  */
 export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
   // Label noise and overlap get their columns where some point has them (THEORY.md, "Beyond separable data").
-  const noisy = rows.some((row) => (row.noise ?? 0) > 0 || (row.overlap ?? 0) > 0);
+  const noisy = rows.some(beyondSeparable);
   const header = ["point", "generator", "n", "d", "margin", "offset", ...(noisy ? ["noise", "overlap"] : []), "bias", "eta", "init", "order", "conv", "updates"];
   header.push("novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best");
   const shown = rows.slice(0, TABLE_ROWS);

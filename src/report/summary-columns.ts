@@ -1,4 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { beyondSeparable } from "../run/run-types.js";
 
 export interface ReportColumn {
   readonly title: string;
@@ -11,7 +12,7 @@ export interface ReportColumn {
  * or not) of the mistakes, the pocket errors and the two Freund–Schapire bounds.
  */
 export function reportColumns(summary: readonly SummaryRow[]): readonly ReportColumn[] {
-  if (!summary.some((row) => (row.noise ?? 0) > 0 || (row.overlap ?? 0) > 0)) return REPORT_COLUMNS;
+  if (!summary.some(beyondSeparable)) return REPORT_COLUMNS;
   const at = REPORT_COLUMNS.findIndex((column) => column.title === "offset") + 1;
   return [
     ...REPORT_COLUMNS.slice(0, at),

@@ -6,7 +6,7 @@ import { createDraws } from "../random/random-draws.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -26,8 +26,7 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
     { optimal: spec.optimal },
   );
   const { updates, epochs, converged } = analysis.perceptron;
-  const separableLaw = spec.generator !== "planted" || ((spec.noise ?? 0) === 0 && (spec.overlap ?? 0) === 0);
-  if (separableLaw && analysis.planted !== null && !(analysis.planted.margin > 0)) {
+  if (!beyondSeparable(spec) && analysis.planted !== null && !(analysis.planted.margin > 0)) {
     // The input rules keep margin ≥ 1e-12 × radius (MIN_MARGIN_TO_RADIUS), where this cannot happen.
     throw new NumericalRangeError(`the planted data came out with margin ${analysis.planted.margin} (not separated by the planted hyperplane): margin/radius is below float64's resolution`);
   }

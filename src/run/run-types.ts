@@ -26,6 +26,14 @@ export interface PointParameters {
   readonly order: PresentationOrder;
 }
 
+/**
+ * Whether a grid point draws from the planted law made non-separable (label noise or overlap above 0,
+ * THEORY.md "Beyond separable data"); rows written before 0.5 have neither.
+ */
+export function beyondSeparable(p: Pick<PointParameters, "noise" | "overlap">): boolean {
+  return (p.noise ?? 0) > 0 || (p.overlap ?? 0) > 0;
+}
+
 /** The keys of PointParameters, in column order: what identifies a grid point across folders. */
 export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "offset", "noise", "overlap", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
 

@@ -1,4 +1,4 @@
-import type { PointParameters } from "../run/run-types.js";
+import { beyondSeparable, type PointParameters } from "../run/run-types.js";
 
 /**
  * A rough cost of one run in multiply-adds: generation (n·d) plus n·dim per epoch, with the number of
@@ -16,7 +16,7 @@ export function estimateRunCost(p: PointParameters, maxEpochs: number): number {
     epochs = Number.isNaN(bound) ? maxEpochs : Math.min(maxEpochs, 1 + bound);
     // Label noise or overlap usually leave the data not separable: the run goes to maxEpochs, and is then
     // replayed for its pocket error (twice the epochs).
-    if ((p.noise ?? 0) > 0 || (p.overlap ?? 0) > 0) epochs = 2 * maxEpochs;
+    if (beyondSeparable(p)) epochs = 2 * maxEpochs;
   } else if (p.generator === "csv") {
     // A user's data: no margin is known before the run (and it may not be separable). A guess of 100
     // epochs keeps batches of such runs short; a wrong guess costs balance only.
