@@ -1,30 +1,62 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
+export interface LineReaderOptions {
+  /** Bytes read at a time (default 1 MiB); a line longer than a chunk is still read whole, over several chunks. */
+  readonly chunkBytes?: number;
+  /**
+   * Open the file for each chunk and close it again (default false: open while iterating). A merge of
+   * thousands of shards reads them all side by side; reopening keeps it to one descriptor at a time,
+   * whatever `ulimit -n` says.
+   */
+  readonly reopen?: boolean;
+}
+
 /**
- * The complete lines of a text file, read lazily in 1 MiB chunks. A last line without its newline is a
+ * The complete lines of a text file, read lazily a chunk at a time. A last line without its newline is a
  * record torn by a kill in the middle of a write: it is not yielded.
  */
 export class LineReader implements Iterable<string> {
-  constructor(readonly path: string) {}
+  readonly #chunkBytes: number;
+  readonly #reopen: boolean;
+
+  constructor(
+    readonly path: string,
+    { chunkBytes = 1 << 20, reopen = false }: LineReaderOptions = {},
+  ) {
+    this.#chunkBytes = chunkBytes;
+    this.#reopen = reopen;
+  }
 
   *[Symbol.iterator](): Iterator<string> {
-    const fd = openSync(this.path, "r");
-    const chunk = Buffer.alloc(1 << 20);
+    const chunk = Buffer.alloc(this.#chunkBytes);
     // The decoder keeps a character split across two chunks whole.
     const decoder = new StringDecoder("utf8");
     let rest = "";
+    let position = 0;
+    const fd = this.#reopen ? null : openSync(this.path, "r");
     try {
       for (;;) {
-        const read = readSync(fd, chunk, 0, chunk.length, null);
+        let read: number;
+        if (fd === null) {
+          const once = openSync(this.path, "r");
+          try {
+            read = readSync(once, chunk, 0, chunk.length, position);
+          } finally {
+            closeSync(once);
+          }
+        } else {
+          read = readSync(fd, chunk, 0, chunk.length, position);
+        }
         if (read === 0) break;
+        position += read;
         const text = rest + decoder.write(chunk.subarray(0, read));
         const lines = text.split("\n");
         rest = lines.pop()!;
         yield* lines;
       }
     } finally {
-      closeSync(fd);
+      if (fd !== null) closeSync(fd);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
@@ -9,11 +10,13 @@ import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, type Manifest } from "./manifest.js";
 import { RecordStream } from "./recorded-runs.js";
 import { lockResultFolder } from "./folder-lock.js";
-import { checkResultFolder, clearResults, inspectResultFolder, removeLeftovers } from "./result-folder.js";
+import { checkResultFolder, clearResults, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo } from "./tool-info.js";
-import { writeViolationData } from "./write-violation-data.js";
+import { VIOLATIONS_FOLDER, writeViolationData } from "./write-violation-data.js";
+import { makeFolder, removePath, renameDurably } from "../files/checked-fs.js";
+import { MinHeap } from "../math/min-heap.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -80,17 +83,28 @@ export async function mergeShards(
   try {
     if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
     removeLeftovers(outDir);
-    if (inspectResultFolder(outDir).hasResults) {
-      if (!options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
-      clearResults(outDir);
+    if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+    // The tables are written in a staging folder and moved into place only once every record of every shard
+    // has been read and checked: a refusal or a failure part way (a run missing, a changed record, a full
+    // disk) leaves the output folder as it was, the results it held (--overwrite) included.
+    const staging = join(outDir, `${MERGE_STAGING}${process.pid}`);
+    makeFolder(staging);
+    try {
+      const report = await merge(staging, shardDirs, { outDir, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
+      lock.check();
+      moveIntoPlace(staging, outDir);
+      return report;
+    } finally {
+      removePath(staging, { recursive: true });
     }
-    return await merge(outDir, shardDirs, { startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
   } finally {
     lock.release();
   }
 }
 
 interface MergeSetup {
+  /** Where the staged files will be moved. */
+  readonly outDir: string;
   readonly startedAt: Date;
   readonly first: Manifest;
   readonly experiment: ReturnType<typeof parseExperiment>;
@@ -100,12 +114,11 @@ interface MergeSetup {
 }
 
 /**
- * The merge itself, into a locked, cleared folder. Every record of every shard is checked before the
- * manifest says `complete`: a refusal part way (a missing run, a changed record) leaves tables without a
- * complete manifest, which report, compare and merge refuse, never partial tables that look whole.
+ * The merge itself, into an empty staging folder (see mergeShards): the tables, the violating runs' data
+ * and, once every record of every shard has been read and checked, the manifest that says `complete`.
  */
-async function merge(outDir: string, shardDirs: readonly string[], { startedAt, first, experiment, plan, lock, mergedFrom }: MergeSetup): Promise<RunReport> {
-  const sink = new TableSink(new ResultWriter(outDir));
+async function merge(staging: string, shardDirs: readonly string[], { outDir, startedAt, first, experiment, plan, lock, mergedFrom }: MergeSetup): Promise<RunReport> {
+  const sink = new TableSink(new ResultWriter(staging));
   try {
     await mergeRows(sink, shardDirs, plan.runCount);
     sink.close(true);
@@ -118,9 +131,9 @@ async function merge(outDir: string, shardDirs: readonly string[], { startedAt, 
   }
   const endedAt = new Date();
   const counts: RunCounts = { runs: plan.runCount, points: plan.pointCount, reused: 0, ...sink.counts };
-  const violationData = writeViolationData(outDir, experiment, sink.firstViolations);
+  const violationData = writeViolationData(staging, experiment, sink.firstViolations, undefined, outDir);
   lock.check();
-  writeManifest(outDir, {
+  writeManifest(staging, {
     status: "complete",
     tool: toolInfo(),
     experiment: first.experiment,
@@ -146,27 +159,63 @@ async function merge(outDir: string, shardDirs: readonly string[], { startedAt, 
   };
 }
 
-/** The shards' records merged back into sweep order, each run exactly once; yields to the event loop now and then (the lock stays fresh). */
+/**
+ * The shards' records merged back into sweep order, each run exactly once: a k-way merge (the shard whose
+ * next record has the lowest run on top of a heap, O(log shards) a run). Each shard's runs.jsonl is read a
+ * chunk at a time and closed in between, so memory (MERGE_READ_BYTES over all shards, at least
+ * MIN_CHUNK_BYTES each) and open files (one) stay bounded whatever the number of shards. Yields to the
+ * event loop now and then (the lock stays fresh).
+ */
 async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount: number): Promise<void> {
-  const streams = shardDirs.map((dir) => new RecordStream(join(dir, OUTPUT_FILES.runsJsonl)));
+  const chunkBytes = Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, Math.floor(MERGE_READ_BYTES / shardDirs.length)));
+  const heads = new MinHeap<{ readonly stream: RecordStream; readonly dir: string; row: RunRow }>((a, b) => a.row.run < b.row.run);
+  for (const dir of shardDirs) {
+    const stream = new RecordStream(join(dir, OUTPUT_FILES.runsJsonl), { chunkBytes, reopen: true });
+    const row = stream.take();
+    if (row !== null) heads.push({ stream, dir, row });
+  }
+  const rows: RunRow[] = [];
   for (let run = 0; ; run++) {
-    if (run % 4096 === 4095) await new Promise((resolve) => setImmediate(resolve));
-    let next: { row: RunRow; stream: RecordStream; dir: string } | null = null;
-    streams.forEach((stream, k) => {
-      const row = stream.peek();
-      if (row !== null && (next === null || row.run < next.row.run)) next = { row, stream, dir: shardDirs[k]! };
-    });
-    if (next === null) {
+    if (run % 4096 === 4095) {
+      sink.writeRows(rows.splice(0));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const head = heads.peek();
+    if (head === undefined) {
       if (run < runCount) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
       break;
     }
-    const { row, stream, dir } = next as { row: RunRow; stream: RecordStream; dir: string };
+    const { row, dir } = head;
     if (row.run !== run) {
       throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
     }
-    stream.take();
-    sink.writeRows([row]);
+    if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
+    rows.push(row);
+    const next = head.stream.take();
+    if (next === null) heads.pop();
+    else {
+      head.row = next;
+      heads.replaceTop(head);
+    }
   }
+  sink.writeRows(rows);
+}
+
+/** What merge reads of all shards' runs.jsonl at a time, and the bounds on one shard's chunk. */
+const MERGE_READ_BYTES = 64 << 20;
+const MAX_CHUNK_BYTES = 1 << 20;
+const MIN_CHUNK_BYTES = 16 << 10;
+
+/** The staged tables and manifest into the output folder: what it held goes first, the manifest comes last. */
+function moveIntoPlace(staging: string, outDir: string): void {
+  if (inspectResultFolder(outDir).hasResults) clearResults(outDir);
+  for (const file of [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv, OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv]) renameDurably(join(staging, file), join(outDir, file));
+  const violations = join(staging, VIOLATIONS_FOLDER);
+  if (existsSync(violations)) {
+    makeFolder(join(outDir, VIOLATIONS_FOLDER));
+    for (const file of readdirSync(violations)) renameDurably(join(violations, file), join(outDir, VIOLATIONS_FOLDER, file));
+  }
+  renameDurably(join(staging, OUTPUT_FILES.manifest), join(outDir, OUTPUT_FILES.manifest));
 }
 
 function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { InputError } from "../experiment/input-error.js";
 import { LineFile } from "../export/line-file.js";
-import { LineReader } from "../export/read-lines.js";
+import { LineReader, type LineReaderOptions } from "../export/read-lines.js";
 import { recordProblem } from "../export/record-check.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
@@ -19,8 +19,8 @@ export class RecordStream {
   /** The next record and its line, not yet taken; undefined before the first read, null at the end. */
   #head: { row: RunRow; line: string } | null | undefined;
 
-  constructor(readonly path: string) {
-    this.#lines = new LineReader(path)[Symbol.iterator]();
+  constructor(readonly path: string, options: LineReaderOptions = {}) {
+    this.#lines = new LineReader(path, options)[Symbol.iterator]();
   }
 
   peek(): RunRow | null {

@@ -14,6 +14,8 @@ import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 export const PREVIOUS_RUNS = "runs.previous.jsonl";
 /** Where a sweep's summaries spill the values they cannot hold in memory: a private folder of the result folder. */
 export const SPILL_PREFIX = ".spill-";
+/** Where merge writes its tables before it moves them into the result folder: a private folder of it. */
+export const MERGE_STAGING = ".merge-";
 
 export interface FolderState {
   /** Any file this tool writes is there. */
@@ -69,7 +71,7 @@ export function removeLeftovers(outDir: string): void {
   for (const file of PLOT_FILES) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
   if (!existsSync(outDir)) return;
   for (const entry of readdirSync(outDir)) {
-    if (entry.startsWith(SPILL_PREFIX) || entry.startsWith(LOCK_STAGING)) removePath(join(outDir, entry), { recursive: true });
+    if (entry.startsWith(SPILL_PREFIX) || entry.startsWith(MERGE_STAGING) || entry.startsWith(LOCK_STAGING)) removePath(join(outDir, entry), { recursive: true });
   }
 }
 

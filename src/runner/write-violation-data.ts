@@ -27,9 +27,10 @@ export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
 
 /**
  * Writes the data set of each run that violated a bound to violations/run-<N>.csv in the result folder,
- * regenerated from its seed, so that `fit` can replay it; returns where each went and the command.
+ * regenerated from its seed, so that `fit` can replay it; returns where each went and the command. The
+ * command names the file under `finalDir` (merge writes in a staging folder, then moves the files there).
  */
-export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[], dataSets?: DataSets): ViolationRecord[] {
+export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[], dataSets?: DataSets, finalDir = outDir): ViolationRecord[] {
   if (rows.length === 0) return [];
   makeFolder(join(outDir, VIOLATIONS_FOLDER));
   return rows.map((row) => {
@@ -38,6 +39,6 @@ export function writeViolationData(outDir: string, experiment: Experiment, rows:
     const path = join(outDir, data);
     const dataSet = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets);
     writeFileAtomic(path, dataSetCsv(dataSet));
-    return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, path) };
+    return { run: row.run, seed: row.seed, data, replay: replayCommand(spec, dataSet, join(finalDir, data)) };
   });
 }

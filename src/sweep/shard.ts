@@ -1,3 +1,4 @@
+import { MinHeap } from "../math/min-heap.js";
 import type { SweepPlan } from "./plan-sweep.js";
 import type { SweepPoint } from "./run-batch.js";
 
@@ -13,19 +14,19 @@ export interface Shard {
  * depends only on the sweep, so every shard computes the same one and keeps its own runs.
  */
 export class ShardSplit {
-  readonly #load: Float64Array;
+  /** Each shard's estimated load; the least on top (the lowest index on a tie, as a scan from shard 1 would pick). */
+  readonly #shards = new MinHeap<{ load: number; readonly index: number }>((a, b) => a.load < b.load || (a.load === b.load && a.index < b.index));
 
   constructor(readonly shard: Shard) {
-    this.#load = new Float64Array(shard.count);
+    for (let index = 0; index < shard.count; index++) this.#shards.push({ load: 0, index });
   }
 
-  /** Whether the sweep's next run, of this estimated cost (see estimateRunCost), is this shard's. */
+  /** Whether the sweep's next run, of this estimated cost (see estimateRunCost), is this shard's. O(log count). */
   takes(cost: number): boolean {
-    const load = this.#load;
-    let target = 0;
-    for (let k = 1; k < load.length; k++) if (load[k]! < load[target]!) target = k;
-    load[target]! += cost;
-    return target === this.shard.index - 1;
+    const least = this.#shards.peek()!;
+    least.load += cost;
+    this.#shards.replaceTop(least);
+    return least.index === this.shard.index - 1;
   }
 }
 
@@ -34,8 +35,14 @@ export function* allRepeats(plan: SweepPlan): Generator<{ point: SweepPoint; rep
   for (const point of plan.points()) for (let repeat = 0; repeat < plan.repeats; repeat++) yield { point, repeat };
 }
 
-/** The runs of one shard, in sweep order (see ShardSplit). */
+/**
+ * The runs of one shard, in sweep order (see ShardSplit). Every shard walks the sweep's grid points and
+ * the split's loads (a run's cost is its point's, computed once a point); it expands only its own runs.
+ */
 export function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: SweepPoint) => number): Generator<{ point: SweepPoint; repeat: number }> {
   const split = new ShardSplit(shard);
-  for (const { point, repeat } of allRepeats(plan)) if (split.takes(costOf(point))) yield { point, repeat };
+  for (const point of plan.points()) {
+    const cost = costOf(point);
+    for (let repeat = 0; repeat < plan.repeats; repeat++) if (split.takes(cost)) yield { point, repeat };
+  }
 }

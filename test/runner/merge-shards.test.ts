@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseShard } from "../../src/cli/shared-options.js";
@@ -9,7 +10,7 @@ import { runExperiment } from "../../src/runner/run-experiment.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
-import { ShardSplit } from "../../src/sweep/shard.js";
+import { shardRepeats, ShardSplit } from "../../src/sweep/shard.js";
 import { temporaryFolder } from "../helpers.js";
 
 const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
@@ -35,6 +36,32 @@ describe("shards", () => {
     const heaviest = Math.max(...[...plan.runs()].map(cost));
     // Greedy least-loaded: no shard exceeds another by more than the heaviest single run.
     expect(Math.max(...costs) - Math.min(...costs)).toBeLessThanOrEqual(heaviest);
+  });
+
+  it("split as a scan of every shard's load would (the heap picks the least load, the lowest shard on a tie)", () => {
+    // The oracle: the split as first written, a linear scan per run. Costs with many ties (equal runs of a
+    // point, and loads that meet again) and fractions whose sums round.
+    const costs = Array.from({ length: 3000 }, (_, k) => [1, 1, 1, 0.1, 0.2, 0.3, 7, 1e-3][(k * 7 + (k >> 4)) % 8]!);
+    for (const count of [1, 2, 7, 64]) {
+      const load = new Float64Array(count);
+      const scan = costs.map((cost) => {
+        let target = 0;
+        for (let k = 1; k < count; k++) if (load[k]! < load[target]!) target = k;
+        load[target]! += cost;
+        return target + 1;
+      });
+      for (const index of [1, Math.ceil(count / 2), count]) {
+        const split = new ShardSplit({ index, count });
+        expect(costs.map((cost) => split.takes(cost))).toEqual(scan.map((shard) => shard === index));
+      }
+    }
+    // shardRepeats (a point's cost computed once) gives the runs ShardSplit gives run by run.
+    const plan = planSweep(sweep.experiment);
+    const costOf = (point: { parameters: RunSpec | Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, plan.settings.maxEpochs);
+    const split = new ShardSplit({ index: 2, count: 3 });
+    expect([...shardRepeats(plan, { index: 2, count: 3 }, costOf)].map(({ point, repeat }) => point.firstRun + repeat)).toEqual(
+      [...plan.runs()].filter((spec) => split.takes(estimateRunCost(spec, spec.maxEpochs))).map((spec) => spec.run),
+    );
   });
 
   it("merge into tables byte-identical to an unsharded run", async () => {
@@ -75,6 +102,46 @@ describe("shards", () => {
     const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
     writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
     await expect(mergeShards(join(folder, "m5"), dirs)).rejects.toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
+    // A refusal part way leaves nothing: no tables in a new folder, and an old folder's results as they were.
+    expect(readdirSync(join(folder, "m5"))).toEqual([]);
+    const before = tables(join(folder, "merged"));
+    const manifestBefore = readFileSync(join(folder, "merged", "manifest.json"), "utf8");
+    await expect(mergeShards(join(folder, "merged"), dirs, { overwrite: true })).rejects.toThrow(/is in no shard/);
+    expect(tables(join(folder, "merged"))).toEqual(before);
+    expect(readFileSync(join(folder, "merged", "manifest.json"), "utf8")).toBe(manifestBefore);
+    expect(readdirSync(join(folder, "merged")).filter((entry) => entry.startsWith("."))).toEqual([]);
+  });
+
+  it("merge more shards than the process may open files", async () => {
+    // 300 shards of a 130-run sweep (many of them empty), each exactly what `run --shard k/300` writes: the
+    // records of its runs (lines of the unsharded run's runs.jsonl, which are the same bytes) and a manifest
+    // that names the shard. The merge runs under `ulimit -n 128`: Node itself needs about 100 descriptors to
+    // load its modules, so a merge that held every shard's file open would fail with EMFILE.
+    const full = temporaryFolder();
+    await runExperiment(sweep, { threads: 2, outDir: full });
+    const folder = temporaryFolder();
+    const count = 300;
+    const first = join(folder, "shard-1");
+    await runExperiment(sweep, { threads: 1, outDir: first, shard: { index: 1, count } });
+    const manifest = JSON.parse(readFileSync(join(first, "manifest.json"), "utf8"));
+    const records = readFileSync(join(full, "runs.jsonl"), "utf8").split("\n").slice(0, -1);
+    const plan = planSweep(sweep.experiment);
+    const dirs = [first];
+    for (let index = 2; index <= count; index++) {
+      const dir = join(folder, `shard-${index}`);
+      mkdirSync(dir);
+      const runs = [...shardRepeats(plan, { index, count }, (point) => estimateRunCost(point.parameters, plan.settings.maxEpochs))].map(({ point, repeat }) => point.firstRun + repeat);
+      writeFileSync(join(dir, "runs.jsonl"), runs.map((run) => `${records[run]}\n`).join(""));
+      writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...manifest, shard: { index, count } }));
+      dirs.push(dir);
+    }
+    const out = join(folder, "merged");
+    const script = `ulimit -n 128 && exec "$0" "$@"`;
+    const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/main.js"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(tables(out)).toEqual(tables(full));
+    expect(existsSync(join(out, "manifest.json"))).toBe(true);
   });
 
   it("refuse to resume a folder as another shard", async () => {
