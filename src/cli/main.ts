@@ -17,6 +17,7 @@ import { mergeBuilder, mergeHandler } from "./merge-command.js";
 import { reportBuilder, reportHandler } from "./report-command.js";
 import { rerunBuilder, rerunHandler } from "./rerun-command.js";
 import { runBuilder, runHandler } from "./run-command.js";
+import { checkBuilder, checkHandler, slurmBuilder, slurmHandler } from "./slurm-command.js";
 import { DEFAULT_EXPERIMENT } from "./shared-options.js";
 import { toolVersion } from "../runner/tool-info.js";
 
@@ -44,6 +45,12 @@ async function main(args: string[]): Promise<number> {
     .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, async (argv) => {
       exitCode = await mergeHandler(argv as never);
     })
+    .command("slurm <experiment>", "Write a Slurm job: an array of the experiment's shards, and their merge", slurmBuilder, (argv) => {
+      exitCode = slurmHandler(argv as never);
+    })
+    .command("check <work>", "List the shards of a Slurm job that are not complete, with the commands that run them again", checkBuilder, (argv) => {
+      exitCode = checkHandler(argv as never);
+    })
     .command("compare <baseline> <current>", "Compare two result folders point by point, for CI regression checks", compareBuilder, (argv) => {
       exitCode = compareHandler(argv as never);
     })
@@ -60,7 +67,7 @@ async function main(args: string[]): Promise<number> {
     .epilogue(
       "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
     )
-    .demandCommand(1, "Name a command: run, fit, dataset, merge, compare, report or rerun")
+    .demandCommand(1, "Name a command: run, fit, dataset, merge, slurm, check, compare, report or rerun")
     .strict()
     .recommendCommands()
     .help()

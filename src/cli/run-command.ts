@@ -4,7 +4,7 @@ import { experimentFromText, loadExperiment } from "../experiment/load-experimen
 import { describePlan } from "../sweep/describe-plan.js";
 import { formatPlan } from "./format-plan.js";
 import { readStandardInput } from "./read-standard-input.js";
-import { shellWord } from "./shell-word.js";
+import { shellWord } from "../cluster/shell-word.js";
 import { WriteError } from "../files/write-error.js";
 import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";

@@ -129,6 +129,19 @@ function lockFileSystem(holder: Holder): typeof fs {
   } as typeof fs;
 }
 
+/**
+ * Who holds a result folder's lock and whether it is live (refreshed within STALE_MS, and, on this host,
+ * its process still running), or null when the folder is not locked. For `check`, which only reads.
+ */
+export function lockState(outDir: string): { readonly holder: string; readonly live: boolean; readonly ageSeconds: number } | null {
+  const lockPath = join(outDir, LOCK_FOLDER);
+  if (!existsSync(lockPath)) return null;
+  const holder = readHolder(join(lockPath, HOLDER_FILE));
+  const ageMs = Date.now() - lockAge(lockPath);
+  const gone = holder !== null && holder.host === hostname() && !isRunning(holder.pid);
+  return { holder: holder === null ? "an unknown process" : describe(holder), live: !gone && ageMs <= STALE_MS, ageSeconds: Math.max(0, Math.round(ageMs / 1000)) };
+}
+
 function describe(holder: Holder): string {
   return `${holder.command}, pid ${holder.pid} on ${holder.host}, since ${holder.since}`;
 }

@@ -3,14 +3,22 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Job } from "kubernetes-models/batch/v1";
+import { PersistentVolumeClaim } from "kubernetes-models/v1";
 import { parseAllDocuments } from "yaml";
 import { temporaryFolder } from "../helpers.js";
 
 /**
  * Every YAML and shell block of the recipes in docs/ is what it claims to be: YAML that parses, GitHub
- * workflows that GitHub's schema accepts (@action-validator/core), Kubernetes objects with their kind,
- * shell that bash parses. A recipe that is wrong fails here, not in a user's CI.
+ * workflows that GitHub's schema accepts (@action-validator/core), Kubernetes objects that their kind's
+ * schema accepts (kubernetes-models), shell that bash parses. A recipe that is wrong fails here, not in a user's CI.
  */
+
+/** The kinds the recipes use, with their schemas (kubernetes-models: Kubernetes' OpenAPI schemas, through ajv). */
+const KUBERNETES_MODELS: Record<string, (new (value: never) => { validate(): void }) | undefined> = {
+  "batch/v1 Job": Job,
+  "v1 PersistentVolumeClaim": PersistentVolumeClaim,
+};
 
 const DOCS = "docs";
 const blocks = readdirSync(DOCS)
@@ -42,8 +50,8 @@ function runScripts(workflow: { jobs?: Record<string, { steps?: { run?: string; 
 
 describe("the recipes in docs/", () => {
   it("have YAML and shell blocks to check", () => {
-    expect(yamlBlocks.length).toBeGreaterThanOrEqual(3);
-    expect(shellBlocks.length).toBeGreaterThanOrEqual(3);
+    expect(yamlBlocks.length).toBeGreaterThanOrEqual(4);
+    expect(shellBlocks.length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(yamlBlocks.map((block) => [`${block.file}:${block.line}`, block] as const))("%s: YAML that parses, and a valid workflow or Kubernetes object", (_, block) => {
@@ -56,6 +64,9 @@ describe("the recipes in docs/", () => {
         for (const { name, script } of runScripts(value as never)) expect([name, bashSyntax(script)]).toEqual([name, null]);
       } else {
         expect(value).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
+        const Model = KUBERNETES_MODELS[`${String(value.apiVersion)} ${String(value.kind)}`];
+        expect(Model, `a model of ${String(value.apiVersion)} ${String(value.kind)} to validate it with`).toBeDefined();
+        expect(() => new Model!(value as never).validate()).not.toThrow();
       }
     }
   });

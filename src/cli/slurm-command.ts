@@ -1,0 +1,113 @@
+import { execFileSync } from "node:child_process";
+import type { Argv } from "yargs";
+import { checkShards } from "../cluster/check-shards.js";
+import { shellWord } from "../cluster/shell-word.js";
+import { DEFAULT_ARRAY_LIMIT, writeSlurmJob } from "../cluster/write-slurm-job.js";
+import { loadExperiment } from "../experiment/load-experiment.js";
+import { defaultResultFolder } from "../runner/run-experiment.js";
+import { EXIT, UsageError } from "./cli-error.js";
+import { experimentPath, wholeNumberFlag } from "./shared-options.js";
+
+export function slurmBuilder(yargs: Argv) {
+  return yargs
+    .positional("experiment", { type: "string", describe: "Experiment file (JSON or YAML)", demandOption: true })
+    .option("shards", { type: "number", describe: "Number of shards: one job array task each", demandOption: true })
+    .option("out", { type: "string", describe: "The merged result folder", defaultDescription: "results/<name>" })
+    .option("work", { type: "string", describe: "Folder of the job scripts, logs/ and the shard folders (shards/<k>)", defaultDescription: "<out>-slurm" })
+    .option("set", { type: "string", array: true, requiresArg: true, describe: "Override a key of the experiment (as run --set); the shards run with it" })
+    .option("cpus", { type: "number", describe: "CPUs per shard task (--cpus-per-task; the shard's --threads); refused above the largest node's when sinfo answers", default: 1 })
+    .option("time", { type: "string", describe: "Time limit per task (sbatch --time, say 04:00:00)" })
+    .option("partition", { type: "string", describe: "Partition (sbatch --partition)" })
+    .option("mem", { type: "string", describe: "Memory per task (sbatch --mem, say 4G)" })
+    .option("account", { type: "string", describe: "Account to charge (sbatch --account)" })
+    .option("max-parallel", { type: "number", describe: "Tasks of the array running at once (the array's %N)" })
+    .option("array-limit", { type: "number", describe: "Task ids one job array may hold (the cluster's MaxArraySize − 1); more shards go in further arrays", default: DEFAULT_ARRAY_LIMIT })
+    .option("overwrite", { type: "boolean", describe: "Write the scripts again in a work folder that has them (its shard folders stay)", default: false });
+}
+
+interface SlurmArguments {
+  experiment: string;
+  shards: number;
+  out?: string;
+  work?: string;
+  set?: string[];
+  cpus: number;
+  time?: string;
+  partition?: string;
+  mem?: string;
+  account?: string;
+  maxParallel?: number;
+  arrayLimit: number;
+  overwrite: boolean;
+}
+
+export function slurmHandler(argv: SlurmArguments): number {
+  const shards = wholeNumberFlag("shards", argv.shards, 1, 10_000_000);
+  const cpus = wholeNumberFlag("cpus", argv.cpus, 1, 4096);
+  const arrayLimit = wholeNumberFlag("array-limit", argv.arrayLimit, 1, 100_000_000);
+  const maxParallel = argv.maxParallel === undefined ? undefined : wholeNumberFlag("max-parallel", argv.maxParallel, 1, 100_000_000);
+  for (const [flag, value] of [["time", argv.time], ["partition", argv.partition], ["mem", argv.mem], ["account", argv.account]] as const) {
+    if (value !== undefined && !/^[A-Za-z0-9_.:,+-]+$/.test(value)) throw new UsageError(`--${flag} ${value}: use letters, digits and _ . : , + - only (it goes into an #SBATCH line)`);
+  }
+  const largest = largestNodeCpus();
+  if (largest !== null && cpus > largest) {
+    throw new UsageError(`--cpus ${cpus}: the largest node of this cluster has ${largest} CPUs (sinfo), so the tasks would pend forever`);
+  }
+  const loaded = loadExperiment(experimentPath(argv.experiment), { overrides: (argv.set ?? []).map(String) });
+  const job = writeSlurmJob(loaded, {
+    shards,
+    out: argv.out ?? defaultResultFolder(loaded.experiment),
+    ...(argv.work === undefined ? {} : { work: argv.work }),
+    cpus,
+    ...(argv.time === undefined ? {} : { time: argv.time }),
+    ...(argv.partition === undefined ? {} : { partition: argv.partition }),
+    ...(argv.mem === undefined ? {} : { memory: argv.mem }),
+    ...(argv.account === undefined ? {} : { account: argv.account }),
+    ...(maxParallel === undefined ? {} : { maxParallel }),
+    arrayLimit,
+    overwrite: argv.overwrite,
+  });
+  process.stdout.write(
+    [
+      `Wrote a Slurm job of ${shards} shards in ${job.work}: shards.sbatch, merge.sbatch, submit.sh, cluster.json.`,
+      `Submit:       bash ${shellWord(job.submit)}`,
+      `Watch:        perceptron-lab check ${shellWord(job.work)}`,
+      `Rerun shard K: sbatch --array=K ${shellWord(job.layout.shardScript)}${shards > arrayLimit ? " (K up to " + arrayLimit + "; check prints the command for any shard)" : ""}`,
+      `Merged into:  ${job.layout.out}`,
+      "",
+    ].join("\n"),
+  );
+  return EXIT.ok;
+}
+
+/** The most CPUs of any node, as sinfo tells it; null where there is no sinfo or no answer. */
+function largestNodeCpus(): number | null {
+  try {
+    const text = execFileSync("sinfo", ["--noheader", "--format=%c"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 });
+    const cpus = text.split("\n").map((line) => Number.parseInt(line, 10)).filter((value) => Number.isInteger(value) && value > 0);
+    return cpus.length === 0 ? null : Math.max(...cpus);
+  } catch {
+    return null;
+  }
+}
+
+export function checkBuilder(yargs: Argv) {
+  return yargs.positional("work", { type: "string", describe: "A work folder written by perceptron-lab slurm", demandOption: true });
+}
+
+/** Prints the shards that are not complete and how to run them again; exit 0 only when all are complete. */
+export function checkHandler(argv: { work: string }): number {
+  const check = checkShards(argv.work);
+  const pending = check.shards.filter((shard) => shard.state !== "complete");
+  for (const shard of pending) process.stdout.write(`shard ${shard.index}/${check.layout.shards}: ${shard.state} (${shard.detail})\n`);
+  const count = (state: string) => check.shards.filter((shard) => shard.state === state).length;
+  const complete = count("complete");
+  const others = (["running", "queued", "stopped", "missing", "foreign"] as const).filter((state) => count(state) > 0).map((state) => `${count(state)} ${state}`);
+  process.stdout.write(`${complete} of ${check.layout.shards} shards complete${others.length === 0 ? "" : `; ${others.join(", ")}`}\n`);
+  if (!check.queueKnown) process.stdout.write("(squeue did not answer: a task still waiting in Slurm's queue reads as missing)\n");
+  if (check.rerun.length > 0) process.stdout.write(`Run again:\n${check.rerun.map((command) => `  ${command}\n`).join("")}`);
+  if (count("foreign") > 0) process.stdout.write("A foreign shard folder holds other results: move it away, then run that shard again.\n");
+  if (check.complete) process.stdout.write(`Merge: ${check.merge}\n`);
+  else if (count("running") + count("queued") === 0) process.stdout.write(`Then merge: ${check.merge}\n`);
+  return check.complete ? EXIT.ok : EXIT.failed;
+}

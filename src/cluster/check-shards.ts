@@ -1,0 +1,91 @@
+import { join } from "node:path";
+import { InputError } from "../experiment/input-error.js";
+import { lockState } from "../runner/folder-lock.js";
+import { findManifest, type Manifest } from "../runner/manifest.js";
+import { CLUSTER_FILE, readClusterLayout, shardFolder, type ClusterLayout } from "./cluster-layout.js";
+import { slurmQueue } from "./slurm-queue.js";
+import { slurmRerunCommands } from "./slurm-scripts.js";
+
+/**
+ * A shard's state: complete; running (its folder's lock is live, or Slurm says so); queued (a task of it
+ * waits in Slurm's queue); stopped (begun, not complete, neither running nor queued: cancelled, killed,
+ * timed out or failed; its rerun resumes it); missing (never begun, not queued); or foreign (the folder
+ * holds another experiment's or another split's results).
+ */
+export type ShardState = "complete" | "running" | "queued" | "stopped" | "missing" | "foreign";
+
+export interface ShardCheck {
+  readonly index: number;
+  readonly folder: string;
+  readonly state: ShardState;
+  /** What the state rests on, in words. */
+  readonly detail: string;
+}
+
+export interface ShardsCheck {
+  readonly layout: ClusterLayout;
+  readonly shards: readonly ShardCheck[];
+  /** Every shard complete, of one experiment file. */
+  readonly complete: boolean;
+  /** The commands that run the shards that are neither complete nor running again. */
+  readonly rerun: readonly string[];
+  /** The command that merges them (once complete). */
+  readonly merge: string;
+  /** Whether Slurm's queue was read (squeue answered): without it, a queued task reads as missing. */
+  readonly queueKnown: boolean;
+}
+
+/**
+ * The state of every shard of a work folder written by `perceptron-lab slurm`, from the shard folders and
+ * Slurm's queue (`queue`: shard → task state; by default read with squeue). Reads only.
+ */
+export function checkShards(work: string, options: { readonly queue?: ReadonlyMap<number, string> | null } = {}): ShardsCheck {
+  const layout = readClusterLayout(work);
+  if (layout === null) throw new InputError(`${work}: no ${CLUSTER_FILE}; check reads a work folder written by perceptron-lab slurm`);
+  const queue = options.queue === undefined ? slurmQueue(layout) : options.queue;
+  let hash: string | null = null;
+  const shards: ShardCheck[] = [];
+  for (let index = 1; index <= layout.shards; index++) {
+    const folder = shardFolder(work, index);
+    let manifest: Manifest | null;
+    try {
+      manifest = findManifest(folder);
+    } catch (error) {
+      shards.push({ index, folder, state: "foreign", detail: (error as Error).message });
+      continue;
+    }
+    shards.push(shardCheck(index, folder, manifest, layout, hash, queue?.get(index)));
+    if (manifest !== null && hash === null) hash = manifest.experiment.hash;
+  }
+  const rerun = shards.filter((shard) => shard.state === "missing" || shard.state === "stopped").map((shard) => shard.index);
+  return {
+    layout,
+    shards,
+    complete: shards.every((shard) => shard.state === "complete"),
+    rerun: rerun.length === 0 ? [] : slurmRerunCommands(layout, rerun),
+    merge: `sbatch ${layout.mergeScript}`,
+    queueKnown: queue !== null,
+  };
+}
+
+function shardCheck(index: number, folder: string, manifest: Manifest | null, layout: ClusterLayout, hash: string | null, queued: string | undefined): ShardCheck {
+  const lock = lockState(folder);
+  const inQueue = (): ShardCheck | null => {
+    if (queued === undefined) return null;
+    return { index, folder, state: queued === "RUNNING" || queued === "COMPLETING" ? "running" : "queued", detail: `Slurm: ${queued}` };
+  };
+  if (manifest === null) {
+    if (lock?.live) return { index, folder, state: "running", detail: `starting (${lock.holder})` };
+    return inQueue() ?? { index, folder, state: "missing", detail: `no ${join("shards", String(index), "manifest.json")} yet` };
+  }
+  if (manifest.shard === null || manifest.shard.index !== index || manifest.shard.count !== layout.shards) {
+    const held = manifest.shard === null ? "a whole sweep" : `shard ${manifest.shard.index}/${manifest.shard.count}`;
+    return { index, folder, state: "foreign", detail: `holds ${held}, not shard ${index}/${layout.shards}` };
+  }
+  if (hash !== null && manifest.experiment.hash !== hash) {
+    return { index, folder, state: "foreign", detail: `ran another experiment file (sha256 ${manifest.experiment.hash.slice(0, 12)}… against ${hash.slice(0, 12)}…)` };
+  }
+  if (lock?.live) return { index, folder, state: "running", detail: `${lock.holder}; lock refreshed ${lock.ageSeconds} s ago` };
+  if (manifest.status === "complete") return { index, folder, state: "complete", detail: `${manifest.counts.runs} runs` };
+  return inQueue() ?? { index, folder, state: "stopped", detail: `${manifest.status}, and no process writes it: its rerun resumes it` };
+}

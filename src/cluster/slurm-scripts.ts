@@ -1,0 +1,152 @@
+import { join } from "node:path";
+import { shellWord } from "./shell-word.js";
+import { type ClusterLayout, LOGS_FOLDER, queueComment, SHARDS_FOLDER } from "./cluster-layout.js";
+
+/** What the Slurm scripts are made of; every path absolute (the compute nodes see the submit host's files). */
+export interface SlurmScriptOptions {
+  readonly layout: ClusterLayout;
+  /** The experiment's name (the jobs' names). */
+  readonly name: string;
+  /** The work folder: scripts, logs/, shards/. */
+  readonly work: string;
+  /** The folder the jobs run in (relative paths of the experiment's data files resolve from it). */
+  readonly cwd: string;
+  /** The node binary and the CLI's main.js the jobs run. */
+  readonly node: string;
+  readonly cli: string;
+  readonly version: string;
+  /** CPUs a shard task asks for (its --threads). */
+  readonly cpus: number;
+  readonly time?: string;
+  readonly partition?: string;
+  readonly memory?: string;
+  readonly account?: string;
+  /** At most this many tasks of an array run at once (Slurm's `%`). */
+  readonly maxParallel?: number;
+}
+
+export interface SlurmScripts {
+  readonly shards: string;
+  readonly merge: string;
+  readonly submit: string;
+}
+
+/** The arrays that cover shards 1..N: each holds task ids 1..size, shard = task id + offset. */
+export function slurmArrays(layout: Pick<ClusterLayout, "shards" | "arrayLimit">): { offset: number; size: number }[] {
+  const arrays: { offset: number; size: number }[] = [];
+  for (let offset = 0; offset < layout.shards; offset += layout.arrayLimit) arrays.push({ offset, size: Math.min(layout.arrayLimit, layout.shards - offset) });
+  return arrays;
+}
+
+/**
+ * The command that runs shards again (given by index) as tasks of the shards' script: `sbatch --array=K
+ * shards.sbatch` for shard K (a shard beyond the first array's task ids goes with its SHARD_OFFSET).
+ */
+export function slurmRerunCommands(layout: ClusterLayout, shards: readonly number[]): string[] {
+  const byOffset = new Map<number, number[]>();
+  for (const shard of [...shards].sort((a, b) => a - b)) {
+    const offset = Math.floor((shard - 1) / layout.arrayLimit) * layout.arrayLimit;
+    byOffset.set(offset, [...(byOffset.get(offset) ?? []), shard - offset]);
+  }
+  return [...byOffset].map(([offset, tasks]) => {
+    const exported = offset === 0 ? "" : ` --export=ALL,SHARD_OFFSET=${offset} --comment=${queueComment(layout, offset)}`;
+    return `sbatch --array=${taskList(tasks)}${exported} ${shellWord(layout.shardScript)}`;
+  });
+}
+
+/** Task ids as Slurm's --array takes them: 1-3,7,9-10. */
+function taskList(tasks: readonly number[]): string {
+  const sorted = [...tasks].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let k = 0; k < sorted.length; ) {
+    let end = k;
+    while (end + 1 < sorted.length && sorted[end + 1] === sorted[end]! + 1) end++;
+    parts.push(end === k ? `${sorted[k]}` : `${sorted[k]}-${sorted[end]}`);
+    k = end + 1;
+  }
+  return parts.join(",");
+}
+
+/**
+ * A Slurm job array of the experiment's shards and a merge job after it. The shard count is baked into
+ * the shards' script and the shard is the array task id (plus SHARD_OFFSET beyond the first array), so
+ * `sbatch --array=K shards.sbatch` runs shard K again, and any set of task ids (stepped, or a list) runs
+ * exactly those shards. Each task `exec`s node itself (scancel's signal reaches it; it stops handing out
+ * runs and writes what it has) and resumes its folder, so a requeued or rerun task continues. The merge
+ * job starts when every task has ended (`afterany`, so that a failed task does not leave it waiting
+ * forever), runs `check` and refuses, listing the shards to rerun with their commands, unless every
+ * shard is complete.
+ */
+export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
+  const { layout, work } = options;
+  const logs = join(work, LOGS_FOLDER);
+  const run = [options.node, options.cli].map(shellWord).join(" ");
+  const header = (what: string) => [
+    "#!/bin/bash",
+    `# ${what}`,
+    `# Written by perceptron-lab ${options.version} (perceptron-lab slurm) for ${options.name}: ${layout.shards} shards of ${layout.experiment}.`,
+  ];
+  const resources = [
+    ...(options.partition === undefined ? [] : [`#SBATCH --partition=${options.partition}`]),
+    ...(options.account === undefined ? [] : [`#SBATCH --account=${options.account}`]),
+    ...(options.time === undefined ? [] : [`#SBATCH --time=${options.time}`]),
+    ...(options.memory === undefined ? [] : [`#SBATCH --mem=${options.memory}`]),
+  ];
+  const first = slurmArrays(layout)[0]!;
+  const sets = layout.overrides.map((override) => ` --set ${shellWord(override)}`).join("");
+  const shards = [
+    ...header(`Shard K of ${layout.shards}, K = the array task id (+ SHARD_OFFSET): sbatch --array=K ${layout.shardScript} runs shard K again.`),
+    `#SBATCH --job-name=${options.name}-shards`,
+    `#SBATCH --array=1-${first.size}${options.maxParallel === undefined ? "" : `%${options.maxParallel}`}`,
+    `#SBATCH --cpus-per-task=${options.cpus}`,
+    `#SBATCH --ntasks=1`,
+    ...resources,
+    `#SBATCH --comment=${queueComment(layout, 0)}`,
+    `#SBATCH --chdir=${options.cwd}`,
+    `#SBATCH --output=${join(logs, "slurm-%A_%a.out")}`,
+    "#SBATCH --open-mode=append",
+    "#SBATCH --requeue",
+    "set -euo pipefail",
+    `task="\${SLURM_ARRAY_TASK_ID:?run this script as a job array task: sbatch --array=K ${layout.shardScript}}"`,
+    `shard=$((task + \${SHARD_OFFSET:-0}))`,
+    `mkdir -p ${shellWord(logs)}`,
+    `exec >>${shellWord(logs)}/shard-"$shard".log 2>&1`,
+    `echo "$(date -u +%FT%TZ) shard $shard/${layout.shards}: job \${SLURM_JOB_ID:-?} (array \${SLURM_ARRAY_JOB_ID:-?}, task $task) on $(hostname)"`,
+    `exec ${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\`,
+    `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report`,
+    "",
+  ].join("\n");
+  const merge = [
+    ...header(`Merges the shards into ${layout.out} once every shard is complete; else lists those to run again, and fails.`),
+    `#SBATCH --job-name=${options.name}-merge`,
+    `#SBATCH --cpus-per-task=1`,
+    `#SBATCH --ntasks=1`,
+    ...resources,
+    `#SBATCH --chdir=${options.cwd}`,
+    `#SBATCH --output=${join(logs, "merge-%j.out")}`,
+    "set -euo pipefail",
+    `${run} check ${shellWord(work)}`,
+    `exec ${run} merge ${shellWord(layout.out)} ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} --quiet`,
+    "",
+  ].join("\n");
+  const arrays = slurmArrays(layout);
+  const submit = [
+    "#!/bin/bash",
+    `# Submits the ${layout.shards} shards of ${options.name} (${arrays.length === 1 ? "one job array" : `${arrays.length} job arrays of at most ${layout.arrayLimit} tasks`}) and the merge`,
+    "# job after them. Arguments are passed to sbatch for the shards (say --hold, or --qos=...).",
+    "# Written by perceptron-lab slurm; prints the job ids.",
+    "set -euo pipefail",
+    `mkdir -p ${shellWord(logs)}`,
+    "jobs=()",
+    ...arrays.map(({ offset, size }) =>
+      offset === 0
+        ? `jobs+=("$(sbatch --parsable "$@" ${shellWord(layout.shardScript)} | cut -d';' -f1)")`
+        : `jobs+=("$(sbatch --parsable "$@" --array=1-${size}${options.maxParallel === undefined ? "" : `%${options.maxParallel}`} --export=ALL,SHARD_OFFSET=${offset} --comment=${queueComment(layout, offset)} ${shellWord(layout.shardScript)} | cut -d';' -f1)")`,
+    ),
+    `merge="$(sbatch --parsable --dependency=afterany:"$(IFS=:; echo "\${jobs[*]}")" ${shellWord(layout.mergeScript)} | cut -d';' -f1)"`,
+    `echo "shards: \${jobs[*]}"`,
+    `echo "merge: $merge"`,
+    "",
+  ].join("\n");
+  return { shards, merge, submit };
+}

@@ -1,0 +1,98 @@
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { InputError } from "../experiment/input-error.js";
+import type { LoadedExperiment } from "../experiment/load-experiment.js";
+import { writeFileAtomic } from "../files/atomic-file.js";
+import { makeFolder } from "../files/checked-fs.js";
+import { checkResultFolder } from "../runner/result-folder.js";
+import { PACKAGE_ROOT, toolVersion } from "../runner/tool-info.js";
+import { CLUSTER_FILE, LOGS_FOLDER, SHARDS_FOLDER, type ClusterLayout } from "./cluster-layout.js";
+import { slurmScripts, type SlurmScriptOptions } from "./slurm-scripts.js";
+
+/** Slurm's default MaxArraySize is 1001: task ids 0 to 1000. */
+export const DEFAULT_ARRAY_LIMIT = 1000;
+
+export interface SlurmJobOptions {
+  readonly shards: number;
+  /** The merged result folder. */
+  readonly out: string;
+  /** The work folder (scripts, logs/, shards/); default `<out>-slurm`. */
+  readonly work?: string;
+  readonly cpus?: number;
+  readonly time?: string;
+  readonly partition?: string;
+  readonly memory?: string;
+  readonly account?: string;
+  readonly maxParallel?: number;
+  /** Task ids an array may hold (default DEFAULT_ARRAY_LIMIT); more shards go in further arrays. */
+  readonly arrayLimit?: number;
+  /** Replace the scripts of a work folder that has them (its shard folders stay). */
+  readonly overwrite?: boolean;
+}
+
+export interface SlurmJob {
+  readonly work: string;
+  readonly layout: ClusterLayout;
+  /** The script that submits everything. */
+  readonly submit: string;
+}
+
+/**
+ * Writes a Slurm job for an experiment loaded from a file: shards.sbatch (a job array, a task a shard),
+ * merge.sbatch, submit.sh and cluster.json into the work folder (see slurmScripts, ClusterLayout). The
+ * jobs run this installation's node and CLI by absolute path, in the current folder.
+ */
+export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions): SlurmJob {
+  if (loaded.path === "-") throw new InputError("slurm needs the experiment as a file (the jobs read it), not standard input");
+  checkResultFolder(options.out, "--out");
+  const out = resolve(options.out);
+  const work = resolve(options.work ?? `${options.out}-slurm`);
+  checkResultFolder(work, "--work");
+  if (work === out) throw new InputError(`--work ${options.work}: must differ from --out (the merged results go there)`);
+  if (existsSync(join(work, CLUSTER_FILE)) && !options.overwrite) {
+    throw new InputError(`${work} already holds a Slurm job (${CLUSTER_FILE}): --overwrite writes its scripts again (the shard folders stay)`);
+  }
+  const layout: ClusterLayout = {
+    scheduler: "slurm",
+    experiment: resolve(loaded.path),
+    overrides: loaded.overrides ?? [],
+    shards: options.shards,
+    out,
+    shardScript: join(work, "shards.sbatch"),
+    mergeScript: join(work, "merge.sbatch"),
+    arrayLimit: options.arrayLimit ?? DEFAULT_ARRAY_LIMIT,
+    tag: createHash("sha256").update(work).digest("hex").slice(0, 12),
+  };
+  const scriptOptions: SlurmScriptOptions = {
+    layout,
+    name: jobName(loaded.experiment.name),
+    work,
+    cwd: process.cwd(),
+    node: process.execPath,
+    cli: join(PACKAGE_ROOT, "dist", "cli", "main.js"),
+    version: toolVersion().version,
+    cpus: options.cpus ?? 1,
+    ...(options.time === undefined ? {} : { time: options.time }),
+    ...(options.partition === undefined ? {} : { partition: options.partition }),
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(options.account === undefined ? {} : { account: options.account }),
+    ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
+  };
+  const scripts = slurmScripts(scriptOptions);
+  makeFolder(work);
+  makeFolder(join(work, LOGS_FOLDER));
+  makeFolder(join(work, SHARDS_FOLDER));
+  const submit = join(work, "submit.sh");
+  for (const [path, text] of [[layout.shardScript, scripts.shards], [layout.mergeScript, scripts.merge], [submit, scripts.submit]] as const) {
+    writeFileAtomic(path, text);
+    chmodSync(path, 0o755);
+  }
+  writeFileAtomic(join(work, CLUSTER_FILE), `${JSON.stringify(layout, null, 2)}\n`);
+  return { work, layout, submit };
+}
+
+/** A job name Slurm and a shell take as is. */
+function jobName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 40) || "perceptron-lab";
+}

@@ -1,0 +1,98 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkShards } from "../../src/cluster/check-shards.js";
+import type { ClusterLayout } from "../../src/cluster/cluster-layout.js";
+import { slurmArrays, slurmRerunCommands, slurmScripts } from "../../src/cluster/slurm-scripts.js";
+import { writeSlurmJob } from "../../src/cluster/write-slurm-job.js";
+import { loadExperiment } from "../../src/experiment/load-experiment.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { temporaryFolder } from "../helpers.js";
+
+const layout = (work: string, shards: number, arrayLimit: number): ClusterLayout => ({
+  scheduler: "slurm",
+  experiment: "/data/exp's.json",
+  overrides: ["repeats=3", "grid.margin=0.1,0.2"],
+  shards,
+  out: "/data/out",
+  shardScript: join(work, "shards.sbatch"),
+  mergeScript: join(work, "merge.sbatch"),
+  arrayLimit,
+  tag: "0123456789ab",
+});
+
+describe("Slurm scripts", () => {
+  it("cover every shard with arrays of at most the limit, and rerun any set of shards by task id and offset", () => {
+    expect(slurmArrays({ shards: 7, arrayLimit: 3 })).toEqual([{ offset: 0, size: 3 }, { offset: 3, size: 3 }, { offset: 6, size: 1 }]);
+    expect(slurmArrays({ shards: 1000, arrayLimit: 1000 })).toEqual([{ offset: 0, size: 1000 }]);
+    expect(slurmRerunCommands(layout("/w", 7, 3), [7, 1, 2, 3, 5])).toEqual([
+      "sbatch --array=1-3 /w/shards.sbatch",
+      "sbatch --array=2 --export=ALL,SHARD_OFFSET=3 --comment=perceptron-lab-0123456789ab-3 /w/shards.sbatch",
+      "sbatch --array=1 --export=ALL,SHARD_OFFSET=6 --comment=perceptron-lab-0123456789ab-6 /w/shards.sbatch",
+    ]);
+  });
+
+  it("run shard task id + SHARD_OFFSET of the baked-in count, by exec, resuming its own folder", () => {
+    const work = temporaryFolder();
+    // A stand-in for node that prints the arguments it was given.
+    const node = join(work, "fake-node");
+    writeFileSync(node, '#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done; echo\n');
+    chmodSync(node, 0o755);
+    const scripts = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 4, time: "01:00:00", maxParallel: 2 });
+    writeFileSync(join(work, "shards.sbatch"), scripts.shards);
+    expect(scripts.shards).toContain("#SBATCH --array=1-3%2\n");
+    expect(scripts.shards).toContain("#SBATCH --cpus-per-task=4\n#SBATCH --ntasks=1\n#SBATCH --time=01:00:00\n#SBATCH --comment=perceptron-lab-0123456789ab-0\n");
+    const task = (env: Record<string, string>) => spawnSync("bash", [join(work, "shards.sbatch")], { encoding: "utf8", env: { PATH: process.env.PATH!, ...env } });
+    expect(task({ SLURM_ARRAY_TASK_ID: "2", SHARD_OFFSET: "3", SLURM_CPUS_PER_TASK: "4" }).status).toBe(0);
+    expect(readFileSync(join(work, "logs", "shard-5.log"), "utf8").split("\n")[1]).toBe(
+      `[/opt/pl/main.js][run][/data/exp's.json][--set][repeats=3][--set][grid.margin=0.1,0.2][--shard][5/7][--threads][4][--out][${work}/shards/5][--resume][--quiet][--no-report]`,
+    );
+    const outside = task({});
+    expect(outside.status).not.toBe(0);
+    expect(outside.stderr).toContain("run this script as a job array task: sbatch --array=K");
+    // The merge job checks first, and merges every shard folder by number.
+    expect(scripts.merge).toContain(`/opt/pl/main.js check ${work}\nexec ${node} /opt/pl/main.js merge /data/out ${work}/shards/{1..7} --quiet\n`);
+    // submit.sh: one sbatch an array, the merge after all of them, whatever happened to them (afterany).
+    expect(scripts.submit.match(/sbatch --parsable "\$@"/g)).toHaveLength(3);
+    expect(scripts.submit).toContain("--array=1-1%2 --export=ALL,SHARD_OFFSET=6 --comment=perceptron-lab-0123456789ab-6");
+    expect(scripts.submit).toContain('--dependency=afterany:"$(IFS=:; echo "${jobs[*]}")"');
+    expect(spawnSync("bash", ["-n", "-c", scripts.submit]).status).toBe(0);
+    expect(spawnSync("bash", ["-n", "-c", scripts.merge]).status).toBe(0);
+  });
+});
+
+describe("check", () => {
+  it("tells complete, running, queued, stopped, missing and foreign shards apart, and reruns only the stopped and missing", async () => {
+    const cwd = temporaryFolder();
+    const previous = process.cwd();
+    const experimentFile = resolve("experiments/quick.json");
+    process.chdir(cwd);
+    try {
+      const loaded = loadExperiment(experimentFile, { overrides: ["repeats=1", "optimal=false"] });
+      const job = writeSlurmJob(loaded, { shards: 5, out: "merged" });
+      expect(() => writeSlurmJob(loaded, { shards: 5, out: "merged" })).toThrow(`${job.work} already holds a Slurm job (cluster.json): --overwrite writes its scripts again (the shard folders stay)`);
+      const shard = (index: number, count = 5) => runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", String(index)), shard: { index, count } });
+      await shard(1);
+      await shard(2);
+      const manifest = join(job.work, "shards", "2", "manifest.json");
+      writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"status": "complete"', '"status": "interrupted"'));
+      mkdirSync(join(job.work, "shards", "4"));
+      await runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", "5"), shard: { index: 1, count: 5 } });
+      const states = (queue: ReadonlyMap<number, string> | null) => checkShards(job.work, { queue }).shards.map((s) => `${s.index} ${s.state}`);
+      expect(states(null)).toEqual(["1 complete", "2 stopped", "3 missing", "4 missing", "5 foreign"]);
+      const queued = checkShards(job.work, { queue: new Map([[3, "PENDING"], [2, "RUNNING"]]) });
+      expect(queued.shards.map((s) => `${s.index} ${s.state}`)).toEqual(["1 complete", "2 running", "3 queued", "4 missing", "5 foreign"]);
+      expect(queued.rerun).toEqual([`sbatch --array=4 ${job.layout.shardScript}`]);
+      expect(queued.complete).toBe(false);
+      expect(checkShards(job.work, { queue: null }).rerun).toEqual([`sbatch --array=2-4 ${job.layout.shardScript}`]);
+      expect(checkShards(job.work, { queue: null }).shards[4]!.detail).toBe("holds shard 1/5, not shard 5/5");
+
+      const cli = spawnSync(process.execPath, [resolve(previous, "dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
+      expect(cli.status).toBe(1);
+      expect(cli.stdout).toContain("1 of 5 shards complete; 1 stopped, 2 missing, 1 foreign\n(squeue did not answer");
+    } finally {
+      process.chdir(previous);
+    }
+  });
+});
