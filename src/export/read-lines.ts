@@ -10,6 +10,11 @@ export interface LineReaderOptions {
    * whatever `ulimit -n` says.
    */
   readonly reopen?: boolean;
+  /**
+   * Read into this buffer (at least chunkBytes long) rather than one of the reader's own: readers that
+   * take turns, as a merge's do, can share one, since a chunk is decoded before the next read.
+   */
+  readonly buffer?: Buffer;
 }
 
 /**
@@ -19,17 +24,19 @@ export interface LineReaderOptions {
 export class LineReader implements Iterable<string> {
   readonly #chunkBytes: number;
   readonly #reopen: boolean;
+  readonly #buffer: Buffer | null;
 
   constructor(
     readonly path: string,
-    { chunkBytes = 1 << 20, reopen = false }: LineReaderOptions = {},
+    { chunkBytes = 1 << 20, reopen = false, buffer }: LineReaderOptions = {},
   ) {
     this.#chunkBytes = chunkBytes;
     this.#reopen = reopen;
+    this.#buffer = buffer ?? null;
   }
 
   *[Symbol.iterator](): Iterator<string> {
-    const chunk = Buffer.alloc(this.#chunkBytes);
+    const chunk = this.#buffer === null ? Buffer.alloc(this.#chunkBytes) : this.#buffer.subarray(0, this.#chunkBytes);
     // The decoder keeps a character split across two chunks whole.
     const decoder = new StringDecoder("utf8");
     let rest = "";

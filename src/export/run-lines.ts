@@ -3,7 +3,7 @@ import { csvField } from "./csv-line.js";
 import { checkedRecord } from "./record-check.js";
 import { RUN_COLUMNS } from "./run-columns.js";
 
-/** The lines of a batch of rows in runs.jsonl and runs.csv, in order. */
+/** The lines of a batch of rows in runs.jsonl and runs.csv, in order (`jsonl: false`: the CSV lines only). */
 export interface RunLines {
   readonly jsonl: string;
   readonly csv: string;
@@ -22,7 +22,7 @@ const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.s
  * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows. A jsonl
  * line ends with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`.
  */
-export function runLines(rows: readonly RunRow[]): RunLines {
+export function runLines(rows: readonly RunRow[], { jsonl: withJsonl = true } = {}): RunLines {
   let jsonl = "";
   let csv = "";
   for (const row of rows) {
@@ -42,10 +42,10 @@ export function runLines(rows: readonly RunRow[]): RunLines {
         json = "null";
         field = "";
       }
-      line += JSON_KEYS[k]! + json;
+      if (withJsonl) line += JSON_KEYS[k]! + json;
       csv += k === 0 ? field : `,${field}`;
     }
-    jsonl += `${checkedRecord(line)}\n`;
+    if (withJsonl) jsonl += `${checkedRecord(line)}\n`;
     csv += "\n";
   }
   return { jsonl, csv };

@@ -22,10 +22,14 @@ export interface RunLineBytes {
   readonly csv: Uint8Array;
 }
 
-/** The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged. */
-export function batchOutput(rows: readonly RunRow[]): BatchOutput {
-  const { jsonl, csv } = runLines(rows);
-  return { lines: { jsonl: UTF8.encode(jsonl), csv: UTF8.encode(csv) }, digest: digestRows(rows) };
+/**
+ * The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged.
+ * `records`: the rows' runs.jsonl lines as read from a file of this version, whose checks were verified
+ * (merge copies them rather than format them again).
+ */
+export function batchOutput(rows: readonly RunRow[], records?: string): BatchOutput {
+  const { jsonl, csv } = runLines(rows, { jsonl: records === undefined });
+  return { lines: { jsonl: UTF8.encode(records ?? jsonl), csv: UTF8.encode(csv) }, digest: digestRows(rows) };
 }
 
 /** Plain Uint8Arrays (not Buffers, which arrive from a thread as Uint8Arrays anyway): the same type on both sides. */

@@ -13,7 +13,7 @@ import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, clearResults, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
-import { toolInfo } from "./tool-info.js";
+import { toolInfo, toolVersion } from "./tool-info.js";
 import { VIOLATIONS_FOLDER, writeViolationData } from "./write-violation-data.js";
 import { makeFolder, removePath, renameDurably } from "../files/checked-fs.js";
 import { MinHeap } from "../math/min-heap.js";
@@ -90,7 +90,8 @@ export async function mergeShards(
     const staging = join(outDir, `${MERGE_STAGING}${process.pid}`);
     makeFolder(staging);
     try {
-      const report = await merge(staging, shardDirs, { outDir, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
+      const copyRecords = manifests.every((manifest) => manifest.tool.version === toolVersion().version);
+      const report = await merge(staging, shardDirs, { outDir, copyRecords, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
       lock.check();
       moveIntoPlace(staging, outDir);
       return report;
@@ -105,6 +106,8 @@ export async function mergeShards(
 interface MergeSetup {
   /** Where the staged files will be moved. */
   readonly outDir: string;
+  /** Every shard was written by this version of the tool: its records are copied as they are. */
+  readonly copyRecords: boolean;
   readonly startedAt: Date;
   readonly first: Manifest;
   readonly experiment: ReturnType<typeof parseExperiment>;
@@ -117,10 +120,12 @@ interface MergeSetup {
  * The merge itself, into an empty staging folder (see mergeShards): the tables, the violating runs' data
  * and, once every record of every shard has been read and checked, the manifest that says `complete`.
  */
-async function merge(staging: string, shardDirs: readonly string[], { outDir, startedAt, first, experiment, plan, lock, mergedFrom }: MergeSetup): Promise<RunReport> {
+async function merge(staging: string, shardDirs: readonly string[], { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords }: MergeSetup): Promise<RunReport> {
   const sink = new TableSink(new ResultWriter(staging));
   try {
-    await mergeRows(sink, shardDirs, plan.runCount);
+    // Records written by this version are copied as they are (their checks verified on reading); those of
+    // another (--allow-mixed-versions) are written as this version writes them.
+    await mergeRows(sink, shardDirs, plan.runCount, copyRecords);
     sink.close(true);
   } catch (error) {
     sink.abandon();
@@ -163,21 +168,28 @@ async function merge(staging: string, shardDirs: readonly string[], { outDir, st
  * The shards' records merged back into sweep order, each run exactly once: a k-way merge (the shard whose
  * next record has the lowest run on top of a heap, O(log shards) a run). Each shard's runs.jsonl is read a
  * chunk at a time and closed in between, so memory (MERGE_READ_BYTES over all shards, at least
- * MIN_CHUNK_BYTES each) and open files (one) stay bounded whatever the number of shards. Yields to the
+ * MIN_CHUNK_BYTES each) and open files (one) hardly grow with the number of shards. Yields to the
  * event loop now and then (the lock stays fresh).
  */
-async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount: number): Promise<void> {
+async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount: number, copyRecords: boolean): Promise<void> {
   const chunkBytes = Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, Math.floor(MERGE_READ_BYTES / shardDirs.length)));
-  const heads = new MinHeap<{ readonly stream: RecordStream; readonly dir: string; row: RunRow }>((a, b) => a.row.run < b.row.run);
+  // One read buffer for all: a shard's chunk is decoded into its lines before another shard reads.
+  const buffer = Buffer.alloc(chunkBytes);
+  const heads = new MinHeap<{ readonly stream: RecordStream; readonly dir: string; row: RunRow; line: string }>((a, b) => a.row.run < b.row.run);
   for (const dir of shardDirs) {
-    const stream = new RecordStream(join(dir, OUTPUT_FILES.runsJsonl), { chunkBytes, reopen: true });
-    const row = stream.take();
-    if (row !== null) heads.push({ stream, dir, row });
+    const stream = new RecordStream(join(dir, OUTPUT_FILES.runsJsonl), { chunkBytes, reopen: true, buffer });
+    const first = stream.takeLine();
+    if (first !== null) heads.push({ stream, dir, ...first });
   }
   const rows: RunRow[] = [];
+  let records = "";
+  const flush = () => {
+    sink.writeRows(rows.splice(0), copyRecords ? records : undefined);
+    records = "";
+  };
   for (let run = 0; ; run++) {
     if (run % 4096 === 4095) {
-      sink.writeRows(rows.splice(0));
+      flush();
       await new Promise((resolve) => setImmediate(resolve));
     }
     const head = heads.peek();
@@ -191,20 +203,25 @@ async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
     rows.push(row);
-    const next = head.stream.take();
+    if (copyRecords) records += `${head.line}\n`;
+    const next = head.stream.takeLine();
     if (next === null) heads.pop();
     else {
-      head.row = next;
+      head.row = next.row;
+      head.line = next.line;
       heads.replaceTop(head);
     }
   }
-  sink.writeRows(rows);
+  flush();
 }
 
-/** What merge reads of all shards' runs.jsonl at a time, and the bounds on one shard's chunk. */
-const MERGE_READ_BYTES = 64 << 20;
+/**
+ * What merge holds of all shards' runs.jsonl at a time (as the lines of each shard's last chunk), and the
+ * bounds on one shard's chunk: at 1000 shards 16 KiB each, about ten records a read.
+ */
+const MERGE_READ_BYTES = 16 << 20;
 const MAX_CHUNK_BYTES = 1 << 20;
-const MIN_CHUNK_BYTES = 16 << 10;
+const MIN_CHUNK_BYTES = 4 << 10;
 
 /** The staged tables and manifest into the output folder: what it held goes first, the manifest comes last. */
 function moveIntoPlace(staging: string, outDir: string): void {

@@ -81,9 +81,9 @@ export class TableSink {
     this.#lastSync = Date.now();
   }
 
-  /** Rows in sweep order (reused by a resume, or merged from shards). */
-  writeRows(rows: readonly RunRow[]): void {
-    this.write(batchOutput(rows));
+  /** Rows in sweep order (reused by a resume, or merged from shards); `records`: their runs.jsonl lines, as batchOutput takes them. */
+  writeRows(rows: readonly RunRow[], records?: string): void {
+    this.write(batchOutput(rows, records));
   }
 
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */
