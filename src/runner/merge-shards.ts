@@ -17,6 +17,7 @@ import { toolInfo, toolVersion } from "./tool-info.js";
 import { VIOLATIONS_FOLDER, writeViolationData } from "./write-violation-data.js";
 import { makeFolder, removePath, renameDurably } from "../files/checked-fs.js";
 import { MinHeap } from "../math/min-heap.js";
+import { RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -31,6 +32,8 @@ export async function mergeShards(
     readonly overwrite?: boolean;
     /** Merge shards written by different versions of the tool (refused by default: a version may change a column). */
     readonly allowMixedVersions?: boolean;
+    /** Also write runs.parquet (see writeRunsParquet). */
+    readonly parquet?: boolean;
     readonly onNote?: (text: string) => void;
   } = {},
 ): Promise<RunReport> {
@@ -92,6 +95,8 @@ export async function mergeShards(
     try {
       const copyRecords = manifests.every((manifest) => manifest.tool.version === toolVersion().version);
       const report = await merge(staging, shardDirs, { outDir, copyRecords, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
+      lock.check();
+      if (options.parquet) writeRunsParquet(staging);
       lock.check();
       moveIntoPlace(staging, outDir);
       return report;
@@ -227,6 +232,7 @@ const MIN_CHUNK_BYTES = 4 << 10;
 function moveIntoPlace(staging: string, outDir: string): void {
   if (inspectResultFolder(outDir).hasResults) clearResults(outDir);
   for (const file of [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv, OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv]) renameDurably(join(staging, file), join(outDir, file));
+  if (existsSync(join(staging, RUNS_PARQUET))) renameDurably(join(staging, RUNS_PARQUET), join(outDir, RUNS_PARQUET));
   const violations = join(staging, VIOLATIONS_FOLDER);
   if (existsSync(violations)) {
     makeFolder(join(outDir, VIOLATIONS_FOLDER));

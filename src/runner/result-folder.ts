@@ -9,6 +9,7 @@ import { REPORT_FILES } from "../report/write-report.js";
 import { LOCK_STAGING } from "./folder-lock.js";
 import { findManifest, type Manifest } from "./manifest.js";
 import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
+import { RUNS_PARQUET } from "./write-runs-parquet.js";
 
 /** The rows an interrupted or resumed invocation recorded, kept until the next one has rewritten them. */
 export const PREVIOUS_RUNS = "runs.previous.jsonl";
@@ -26,7 +27,7 @@ export interface FolderState {
 }
 
 /** The files this tool writes at the top of a result folder (the temporary ones a kill may leave included). */
-const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, REPORT_FILES.html, REPORT_FILES.markdown];
+const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, RUNS_PARQUET, REPORT_FILES.html, REPORT_FILES.markdown];
 
 export function inspectResultFolder(outDir: string): FolderState {
   const hasRecords = [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS].some((file) => existsSync(join(outDir, file)));
@@ -67,7 +68,7 @@ export function clearResults(outDir: string): void {
  * Only under the folder's lock, when no other process of ours writes there.
  */
 export function removeLeftovers(outDir: string): void {
-  for (const file of [OUTPUT_FILES.manifest, REPORT_FILES.html, REPORT_FILES.markdown]) removePath(temporaryName(join(outDir, file)));
+  for (const file of [OUTPUT_FILES.manifest, RUNS_PARQUET, REPORT_FILES.html, REPORT_FILES.markdown]) removePath(temporaryName(join(outDir, file)));
   for (const file of PLOT_FILES) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
   if (!existsSync(outDir)) return;
   for (const entry of readdirSync(outDir)) {

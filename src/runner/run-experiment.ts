@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
@@ -25,6 +26,7 @@ import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
+import { RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -54,6 +56,8 @@ export interface RunExperimentOptions {
   readonly faults?: TestFaults;
   /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
   readonly shard?: Shard;
+  /** Also write runs.parquet (the runs table, typed and columnar) once the sweep is complete. */
+  readonly parquet?: boolean;
 }
 
 export interface RunCounts extends SinkCounts {
@@ -113,7 +117,12 @@ export async function runExperiment(loaded: LoadedExperiment, options: RunExperi
     if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
     removeLeftovers(outDir);
     const previous = prepareFolder(loaded, outDir, options);
-    if (previous === "already-complete") return alreadyComplete(outDir, threads, plan);
+    if (previous === "already-complete") {
+      if (options.parquet && !existsSync(join(outDir, RUNS_PARQUET))) writeRunsParquet(outDir);
+      return alreadyComplete(outDir, threads, plan);
+    }
+    // The tables are written anew from the first run: a runs.parquet of an earlier invocation would not be theirs.
+    removePath(join(outDir, RUNS_PARQUET));
     // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
     // tool's state and the manifest written.
     const dataSets = loaded.dataSets ?? readRecordedDataSets(loaded.experiment.dataFiles, loaded.path);
@@ -248,6 +257,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
+  if (!interrupted && options.parquet) writeRunsParquet(outDir);
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   // The coordinator's cost: its thread's CPU time where Linux tells it, else its event loop's busy time

@@ -1,0 +1,84 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
+import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { mergeShards } from "../../src/runner/merge-shards.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { temporaryFolder } from "../helpers.js";
+
+// Noise leaves runs unconverged (null FS-free columns, pocket errors); offsets and both inits fill the rest;
+// the three-point family has expected counts and no planted columns (nulls of every type).
+const source = {
+  name: "parquet",
+  repeats: 3,
+  maxEpochs: 30,
+  grid: [
+    { n: [30], d: [3], margin: [0.1], offset: [0, 0.3], noise: [0, 0.1], init: ["zero", "normal:1"] },
+    { generator: "three-point", c: [1.5, 2] },
+  ],
+};
+const loaded: LoadedExperiment = { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "e".repeat(64) };
+
+const bytes = (folder: string) => readFileSync(join(folder, "runs.parquet"));
+const records = (folder: string) =>
+  readFileSync(join(folder, "runs.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const { check: _, ...row } = JSON.parse(line) as Record<string, unknown>;
+      return row;
+    });
+
+const python = process.env.PARQUET_PYTHON ?? "python3";
+const pythonReads = spawnSync(python, ["-c", "import pyarrow, pandas, polars"], { encoding: "utf8" }).status === 0;
+if (!pythonReads) console.warn(`Skipping the pyarrow/pandas/polars check of runs.parquet: ${python} cannot import them (set PARQUET_PYTHON to a python that can)`);
+
+describe("runs.parquet", () => {
+  it("holds the runs table, typed, the same bytes whatever the threads or shards", async () => {
+    const one = temporaryFolder();
+    const two = temporaryFolder();
+    await runExperiment(loaded, { threads: 1, outDir: one, parquet: true });
+    await runExperiment(loaded, { threads: 2, outDir: two, parquet: true });
+    expect(bytes(two).equals(bytes(one))).toBe(true);
+
+    const file = new Uint8Array(bytes(one)).buffer;
+    const metadata = parquetMetadata(file);
+    expect(metadata.schema.slice(1).map((element) => element.name)).toEqual(RUN_COLUMNS);
+    expect(metadata.created_by).toBe("perceptron-lab");
+    const read = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    // Whole numbers come back as BigInt (INT64); everything else as written in runs.jsonl.
+    const plain = read.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === "bigint" ? Number(value) : value])));
+    expect(plain).toEqual(records(one));
+    expect(typeof read[0]!.updates).toBe("bigint");
+    expect(read.some((row) => row.expectedUpdates === null) && read.some((row) => row.expectedUpdates !== null)).toBe(true);
+
+    const folder = temporaryFolder();
+    const dirs = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
+    for (const [k, dir] of dirs.entries()) await runExperiment(loaded, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 } });
+    await mergeShards(join(folder, "merged"), dirs, { parquet: true });
+    expect(bytes(join(folder, "merged")).equals(bytes(one))).toBe(true);
+  });
+
+  it.skipIf(!pythonReads)("reads in pyarrow, pandas and polars (where a python has them: PARQUET_PYTHON, else python3)", async () => {
+    const folder = temporaryFolder();
+    await runExperiment(loaded, { threads: 2, outDir: folder, parquet: true });
+    const script = [
+      "import sys, json, pyarrow.parquet as pq, pandas as pd, polars as pl",
+      "path = sys.argv[1]",
+      "t = pq.read_table(path); d = pd.read_parquet(path); p = pl.read_parquet(path)",
+      "print(json.dumps({'rows': [t.num_rows, len(d), p.height], 'updates': str(t.schema.field('updates').type), 'margin': str(p.schema['margin']), 'sum': int(d['updates'].sum())}))",
+    ].join("\n");
+    const result = spawnSync(python, ["-c", script, join(folder, "runs.parquet")], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    const rows = records(folder);
+    expect(JSON.parse(result.stdout)).toEqual({
+      rows: [rows.length, rows.length, rows.length],
+      updates: "int64",
+      margin: "Float64",
+      sum: rows.reduce((sum, row) => sum + ((row.updates as number | null) ?? 0), 0),
+    });
+  });
+});
