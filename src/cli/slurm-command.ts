@@ -53,6 +53,10 @@ export function slurmHandler(argv: SlurmArguments): number {
   if (largest !== null && cpus > largest) {
     throw new UsageError(`--cpus ${cpus}: the largest node of this cluster has ${largest} CPUs (sinfo), so the tasks would pend forever`);
   }
+  // yargs reads a lone "-" as an empty positional.
+  if (argv.experiment === "-" || String(argv.experiment).trim() === "") {
+    throw new UsageError("slurm needs the experiment as a file (the shards' jobs read it), not standard input");
+  }
   const loaded = loadExperiment(experimentPath(argv.experiment), { overrides: (argv.set ?? []).map(String) });
   const job = writeSlurmJob(loaded, {
     shards,
