@@ -117,7 +117,7 @@ describe("perceptron-lab run", () => {
       code: 2,
       stderr: "Error: Invalid values: Argument: data-version, Given: 3, Choices: 1, 2\nRun with --help for the options.\n",
     });
-    expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit, dataset, merge, compare, report or rerun\nRun with --help for the options.\n" });
+    expect(cli([])).toMatchObject({ code: 2, stderr: "Error: Name a command: run, fit, dataset, merge, slurm, check, compare, report or rerun\nRun with --help for the options.\n" });
     expect(cli(["dataset", "experiments/quick.json", "--run", "240"])).toMatchObject({
       code: 2,
       stderr: "Error: --run 240: the sweep has 240 runs, numbered 0 to 239\n",
@@ -273,5 +273,10 @@ describe("--help", () => {
     const fit = cli(["fit", "--help"]).stdout;
     for (const flag of ["--data", "--bias", "--eta", "--init", "--order", "--seed", "--max-epochs", "--json"]) expect(fit).toContain(flag);
     expect(cli(["dataset", "--help"]).stdout).toMatch(/--run[\s\S]*--out/);
+    const slurm = cli(["slurm", "--help"]).stdout;
+    for (const flag of ["--shards", "--out", "--work", "--set", "--cpus", "--time", "--partition", "--mem", "--account", "--max-parallel", "--array-limit", "--overwrite"]) expect(slurm).toContain(flag);
+    expect(slurm).toMatch(/--array-limit[^\n]*\n?[^\n]*\[default: 1000\]/);
+    expect(cli(["check", "--help"]).stdout).toContain("A work folder written by perceptron-lab slurm");
+    expect(cli(["merge", "--help"]).stdout).toMatch(/--parquet[\s\S]*\[default: false\]/);
   });
 });

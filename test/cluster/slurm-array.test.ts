@@ -49,7 +49,7 @@ describe.skipIf(!ready)("a Slurm job array (real slurmctld and slurmd)", () => {
     const experiment = resolve("experiments/quick.json");
     // Shards of a few seconds each on one CPU; 4 shards in arrays of at most 3 task ids: shard 4 is task 1
     // of a second array (SHARD_OFFSET 3), as a sweep beyond Slurm's MaxArraySize would be.
-    const sets = ["--set", "repeats=40"];
+    const sets = ["--set", "repeats=24"];
     const tooBig = cli(cwd, ["slurm", experiment, "--shards", "4", "--cpus", "4096"]);
     expect([tooBig.status, tooBig.stderr.split("\n")[0]]).toEqual([2, expect.stringMatching(/^Error: --cpus 4096: the largest node of this cluster has \d+ CPUs \(sinfo\), so the tasks would pend forever$/)]);
     const written = cli(cwd, ["slurm", experiment, "--shards", "4", "--array-limit", "3", "--out", "merged", ...sets]);
