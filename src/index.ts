@@ -30,8 +30,14 @@ export { compareMarkdown } from "./compare/compare-markdown.js";
 export { writeReport } from "./report/write-report.js";
 export { WriteError } from "./files/write-error.js";
 
+// Clusters: a Slurm job array of a sweep's shards and its merge job, and the state of its shards.
+export { writeSlurmJob, type SlurmJob, type SlurmJobOptions } from "./cluster/write-slurm-job.js";
+export { checkShards, type ShardsCheck, type ShardCheck, type ShardState } from "./cluster/check-shards.js";
+export type { ClusterLayout } from "./cluster/cluster-layout.js";
+
 // Result folders.
 export { readResultFolder, type ResultFolder } from "./runner/read-result-folder.js";
+export { writeRunsParquet } from "./runner/write-runs-parquet.js";
 export type { Manifest } from "./runner/manifest.js";
 export type { RunRow, RunSpec, PointParameters } from "./run/run-types.js";
 export type { SummaryRow, Statistics } from "./aggregate/summary-types.js";
