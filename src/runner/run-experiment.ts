@@ -16,8 +16,8 @@ import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
-import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
-import { allRepeats, shardRepeats, type Shard } from "../sweep/shard.js";
+import { runSpecOf, type RunRange, type SweepPoint } from "../sweep/run-batch.js";
+import { allRepeats, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import { recordedDataVersion, type Manifest } from "./manifest.js";
@@ -172,7 +172,9 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const busyAtStart = performance.eventLoopUtilization();
   const cpuAtStart = mainThreadCpuSeconds();
   const shard = options.shard ?? null;
-  const runCount = shard === null ? plan.runCount : countOf(shardRepeats(plan, shard, costOf));
+  // A shard walks the sweep's split once to count its runs, and keeps them (as ranges) to run them.
+  const own = shard === null ? null : shardRuns(plan, shard, costOf);
+  const runCount = own === null ? plan.runCount : own.count;
   const tool = toolInfo(); // asks git three times: once for both manifests
   const manifest = (status: Manifest["status"], extra: Record<string, unknown>) => {
     lock.check();
@@ -200,7 +202,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       for (const point of plan.points()) yield { todo: { point, from: 0, to: plan.repeats } };
       return;
     }
-    for (const { point, repeat } of shard === null ? allRepeats(plan) : shardRepeats(plan, shard, costOf)) {
+    for (const { point, repeat } of shard === null ? allRepeats(plan) : own?.ranges ? repeatsOf(own.ranges) : shardRepeats(plan, shard, costOf)) {
       const row = recorded?.rowAt(point.firstRun + repeat) ?? null;
       yield row !== null && reusable(row, runSpecOf(plan.settings, point, repeat)) ? { recorded: row } : { todo: { point, from: repeat, to: repeat + 1 } };
     }
@@ -300,10 +302,8 @@ function allShort(plan: SweepPlan, short: (point: SweepPoint) => boolean): boole
   return true;
 }
 
-function countOf(items: Iterable<unknown>): number {
-  let count = 0;
-  for (const _ of items) count++;
-  return count;
+function* repeatsOf(ranges: readonly RunRange[]): Generator<{ point: SweepPoint; repeat: number }> {
+  for (const { point, from, to } of ranges) for (let repeat = from; repeat < to; repeat++) yield { point, repeat };
 }
 
 interface Previous {

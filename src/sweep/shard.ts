@@ -1,6 +1,6 @@
 import { MinHeap } from "../math/min-heap.js";
 import type { SweepPlan } from "./plan-sweep.js";
-import type { SweepPoint } from "./run-batch.js";
+import type { RunRange, SweepPoint } from "./run-batch.js";
 
 /** Shard `index` of `count`, counted from 1 as vitest and jest do. */
 export interface Shard {
@@ -46,3 +46,39 @@ export function* shardRepeats(plan: SweepPlan, shard: Shard, costOf: (point: Swe
     for (let repeat = 0; repeat < plan.repeats; repeat++) if (split.takes(cost)) yield { point, repeat };
   }
 }
+
+/**
+ * The runs of one shard, walked once: their number, and the runs themselves as ranges of a point's
+ * consecutive repeats, so that a sweep need not walk the split a second time. Held only up to `maxRanges`
+ * ranges (a shard's runs are scattered, one range each, when the shards are many; two shards of equal runs
+ * alternate): beyond it, `ranges` is null and the caller walks shardRepeats again.
+ */
+export function shardRuns(
+  plan: SweepPlan,
+  shard: Shard,
+  costOf: (point: SweepPoint) => number,
+  maxRanges = DEFAULT_MAX_RANGES,
+): { readonly count: number; readonly ranges: readonly RunRange[] | null } {
+  let count = 0;
+  let ranges: RunRange[] | null = [];
+  let last: { point: SweepPoint; from: number; to: number } | null = null;
+  for (const { point, repeat } of shardRepeats(plan, shard, costOf)) {
+    count++;
+    if (ranges === null) continue;
+    if (last !== null && last.point === point && last.to === repeat) {
+      last.to++;
+      continue;
+    }
+    if (ranges.length === maxRanges) {
+      ranges = null;
+      continue;
+    }
+    last = { point, from: repeat, to: repeat + 1 };
+    ranges.push(last);
+  }
+  return { count, ranges };
+}
+
+/** About 50 MB of ranges at most (a range is a small object pointing at its grid point). */
+const DEFAULT_MAX_RANGES = 1 << 20;
+

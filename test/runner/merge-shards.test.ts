@@ -10,7 +10,7 @@ import { runExperiment } from "../../src/runner/run-experiment.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
-import { shardRepeats, ShardSplit } from "../../src/sweep/shard.js";
+import { shardRepeats, shardRuns, ShardSplit } from "../../src/sweep/shard.js";
 import { temporaryFolder } from "../helpers.js";
 
 const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
@@ -54,6 +54,16 @@ describe("shards", () => {
         const split = new ShardSplit({ index, count });
         expect(costs.map((cost) => split.takes(cost))).toEqual(scan.map((shard) => shard === index));
       }
+    }
+    // shardRuns keeps a shard's runs as ranges from one walk: the same runs; beyond its cap, none kept, the count still right.
+    const plan3 = planSweep(sweep.experiment);
+    const costOf3 = (point: { parameters: Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, plan3.settings.maxEpochs);
+    for (const count of [1, 3, 40]) {
+      const walked = [...shardRepeats(plan3, { index: 1, count }, costOf3)].map(({ point, repeat }) => point.firstRun + repeat);
+      const kept = shardRuns(plan3, { index: 1, count }, costOf3);
+      expect(kept.count).toBe(walked.length);
+      expect(kept.ranges!.flatMap(({ point, from, to }) => Array.from({ length: to - from }, (_, k) => point.firstRun + from + k))).toEqual(walked);
+      expect(shardRuns(plan3, { index: 1, count }, costOf3, 2)).toEqual({ count: walked.length, ranges: kept.ranges!.length <= 2 ? kept.ranges : null });
     }
     // shardRepeats (a point's cost computed once) gives the runs ShardSplit gives run by run.
     const plan = planSweep(sweep.experiment);
