@@ -35,7 +35,8 @@ export async function rerunHandler(argv: { folder: string; out?: string; threads
     return EXIT.ok;
   }
   for (const { file, line } of report.differences) {
-    process.stdout.write(`differs: ${file} ${line === null ? "(one file is a prefix of the other)" : `from line ${line}`}\n`);
+    const where = file.endsWith(".parquet") ? "(binary: its bytes differ)" : line === null ? "(one file is a prefix of the other)" : `from line ${line}`;
+    process.stdout.write(`differs: ${file} ${where}\n`);
   }
   process.stdout.write(`the rerun is in ${outDir}/\n`);
   return EXIT.failed;

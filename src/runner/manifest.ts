@@ -37,6 +37,11 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
   return (manifest.resolved as Partial<Experiment>).dataVersion ?? FIRST_DATA_VERSION;
 }
 
+/** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
+export function recordedParquet(manifest: Manifest | null): boolean {
+  return (manifest as { options?: { parquet?: unknown } } | null)?.options?.parquet === true;
+}
+
 /** The folder's manifest, or null when it has none; one that does not parse is refused by name. */
 export function findManifest(folder: string): Manifest | null {
   const path = join(folder, OUTPUT_FILES.manifest);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTPUT_FILES } from "../export/result-writer.js";
-import { readManifest, requireComplete } from "./manifest.js";
+import { readManifest, recordedParquet, requireComplete } from "./manifest.js";
+import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
@@ -17,7 +18,7 @@ export interface TableDifference {
 
 export interface RerunReport {
   readonly outDir: string;
-  /** The tables compared: the four, or a shard's two (runs.csv, runs.jsonl). */
+  /** The tables compared: the four, or a shard's two (runs.csv, runs.jsonl); and runs.parquet where the sweep wrote it. */
   readonly tables: readonly string[];
   readonly identical: boolean;
   readonly differences: readonly TableDifference[];
@@ -34,8 +35,11 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
   requireComplete(folder, manifest);
   // A shard's folder is rerun as that shard, and holds no summaries to compare.
   const shard = manifest.shard ?? undefined;
-  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}) });
-  const tables = shard ? TABLE_FILES.filter((file) => file === OUTPUT_FILES.runsCsv || file === OUTPUT_FILES.runsJsonl) : TABLE_FILES;
+  const parquet = recordedParquet(manifest);
+  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet });
+  const text: readonly string[] = shard ? TABLE_FILES.filter((file) => file === OUTPUT_FILES.runsCsv || file === OUTPUT_FILES.runsJsonl) : TABLE_FILES;
+  // runs.parquet too, where the sweep wrote it: compared byte for byte like the others.
+  const tables = parquet ? [...text, RUNS_PARQUET] : text;
   const differences = tables.flatMap((file) => {
     const difference = compareFiles(join(folder, file), join(outDir, file));
     return difference === undefined ? [] : [{ file, line: difference }];
@@ -49,6 +53,7 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
 /** undefined when equal; else the first differing line (1-based), null when one is a prefix of the other. */
 function compareFiles(a: string, b: string): number | null | undefined {
   if (!existsSync(a)) return 1;
+  if (a.endsWith(".parquet")) return readFileSync(a).equals(readFileSync(b)) ? undefined : null;
   const left = readFileSync(a, "utf8");
   const right = readFileSync(b, "utf8");
   if (left === right) return undefined;

@@ -20,7 +20,7 @@ import { runSpecOf, type RunRange, type SweepPoint } from "../sweep/run-batch.js
 import { allRepeats, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
-import { recordedDataVersion, type Manifest } from "./manifest.js";
+import { recordedDataVersion, recordedParquet, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
@@ -100,22 +100,24 @@ export function defaultResultFolder(experiment: Pick<Experiment, "name">): strin
  * handed out with a bounded number in flight; rows are written as they complete, in order, and synced
  * to disk every second, so a kill loses at most the runs in flight.
  */
-export async function runExperiment(loaded: LoadedExperiment, options: RunExperimentOptions = {}): Promise<RunReport> {
+export async function runExperiment(loaded: LoadedExperiment, given: RunExperimentOptions = {}): Promise<RunReport> {
   const startedAt = new Date();
-  const threads = options.threads ?? availableParallelism();
+  const threads = given.threads ?? availableParallelism();
   const plan = planSweep(loaded.experiment);
   const batchOptions: BatchOptions = {
-    targetCost: options.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
+    targetCost: given.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
     // Enough batches that every thread gets several, even when each run is cheap.
-    maxRuns: options.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
+    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
-  const outDir = options.outDir ?? defaultResultFolder(loaded.experiment);
+  const outDir = given.outDir ?? defaultResultFolder(loaded.experiment);
   checkResultFolder(outDir, "--out");
   const lock = lockResultFolder(outDir, "run");
   try {
-    if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
+    if (lock.note !== null) given.onNote?.(`${outDir}: ${lock.note}`);
     removeLeftovers(outDir);
+    // A resume keeps to the formats the folder's sweep was started with.
+    const options: RunExperimentOptions = { ...given, parquet: given.parquet === true || (given.resume === true && recordedParquet(inspectResultFolder(outDir).manifest)) };
     const previous = prepareFolder(loaded, outDir, options);
     if (previous === "already-complete") {
       if (options.parquet && !existsSync(join(outDir, RUNS_PARQUET))) writeRunsParquet(outDir);
@@ -184,7 +186,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source, ...(loaded.overrides ? { overrides: loaded.overrides } : {}) },
       resolved: experiment,
       shard,
-      options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false },
+      options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false, parquet: options.parquet ?? false },
       skipped: plan.skipped,
       startedAt: startedAt.toISOString(),
       ...extra,

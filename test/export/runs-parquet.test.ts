@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
+import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
 
@@ -54,6 +55,15 @@ describe("runs.parquet", () => {
     expect(plain).toEqual(records(one));
     expect(typeof read[0]!.updates).toBe("bigint");
     expect(read.some((row) => row.expectedUpdates === null) && read.some((row) => row.expectedUpdates !== null)).toBe(true);
+
+    // A resume keeps to the folder's --parquet; a rerun writes it and compares it byte for byte.
+    const manifestPath = join(two, "manifest.json");
+    writeFileSync(manifestPath, readFileSync(manifestPath, "utf8").replace('"status": "complete"', '"status": "interrupted"'));
+    rmSync(join(two, "runs.parquet"));
+    await runExperiment(loaded, { threads: 2, outDir: two, resume: true });
+    expect(bytes(two).equals(bytes(one))).toBe(true);
+    const rerun = await rerunExperiment(one, temporaryFolder());
+    expect(rerun).toMatchObject({ identical: true, tables: ["runs.csv", "runs.jsonl", "summary.csv", "summary.json", "runs.parquet"] });
 
     const folder = temporaryFolder();
     const dirs = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
