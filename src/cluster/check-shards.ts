@@ -43,20 +43,23 @@ export function checkShards(work: string, options: { readonly queue?: ReadonlyMa
   const layout = readClusterLayout(work);
   if (layout === null) throw new InputError(`${work}: no ${CLUSTER_FILE}; check reads a work folder written by perceptron-lab slurm`);
   const queue = options.queue === undefined ? slurmQueue(layout) : options.queue;
-  let hash: string | null = null;
-  const shards: ShardCheck[] = [];
+  const manifests: (Manifest | Error | null)[] = [];
   for (let index = 1; index <= layout.shards; index++) {
-    const folder = shardFolder(work, index);
-    let manifest: Manifest | null;
     try {
-      manifest = findManifest(folder);
+      manifests.push(findManifest(shardFolder(work, index)));
     } catch (error) {
-      shards.push({ index, folder, state: "foreign", detail: (error as Error).message });
-      continue;
+      manifests.push(error as Error);
     }
-    shards.push(shardCheck(index, folder, manifest, layout, hash, queue?.get(index)));
-    if (manifest !== null && hash === null) hash = manifest.experiment.hash;
   }
+  // The experiment file the shards ran: the one most of them name (the file may have been edited since
+  // the job was written, and then it is still the shards' own that merge checks them against).
+  const hash = mostCommon(manifests.flatMap((manifest) => (manifest === null || manifest instanceof Error ? [] : [manifest.experiment.hash])));
+  const shards = manifests.map((manifest, k): ShardCheck => {
+    const index = k + 1;
+    const folder = shardFolder(work, index);
+    if (manifest instanceof Error) return { index, folder, state: "foreign", detail: manifest.message };
+    return shardCheck(index, folder, manifest, layout, hash, queue?.get(index));
+  });
   const rerun = shards.filter((shard) => shard.state === "missing" || shard.state === "stopped").map((shard) => shard.index);
   return {
     layout,
@@ -88,4 +91,13 @@ function shardCheck(index: number, folder: string, manifest: Manifest | null, la
   if (lock?.live) return { index, folder, state: "running", detail: `${lock.holder}; lock refreshed ${lock.ageSeconds} s ago` };
   if (manifest.status === "complete") return { index, folder, state: "complete", detail: `${manifest.counts.runs} runs` };
   return inQueue() ?? { index, folder, state: "stopped", detail: `${manifest.status}, and no process writes it: its rerun resumes it` };
+}
+
+/** The value found most often (the first of them on a tie), or null when there is none. */
+function mostCommon(values: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [value, count] of counts) if (best === null || count > counts.get(best)!) best = value;
+  return best;
 }

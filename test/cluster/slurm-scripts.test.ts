@@ -87,6 +87,13 @@ describe("check", () => {
       expect(queued.complete).toBe(false);
       expect(checkShards(job.work, { queue: null }).rerun).toEqual([`sbatch --array=2-4 ${job.layout.shardScript}`]);
       expect(checkShards(job.work, { queue: null }).shards[4]!.detail).toBe("holds shard 1/5, not shard 5/5");
+      // A shard of another experiment file is told apart by the file most shards ran, whichever comes first.
+      const first = join(job.work, "shards", "1", "manifest.json");
+      const text = readFileSync(first, "utf8");
+      const hash = (JSON.parse(text) as { experiment: { hash: string } }).experiment.hash;
+      writeFileSync(first, text.replace(hash, "f".repeat(64)));
+      expect(checkShards(job.work, { queue: null }).shards[0]).toMatchObject({ state: "foreign", detail: `ran another experiment file (sha256 ffffffffffff… against ${hash.slice(0, 12)}…)` });
+      writeFileSync(first, text);
 
       const cli = spawnSync(process.execPath, [resolve(previous, "dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
       expect(cli.status).toBe(1);
