@@ -19,11 +19,19 @@ export function replacedBy(temporary: string): string | null {
  * file a kill left behind is removed first (the result folder's lock says no one else writes it).
  */
 export function writeFileAtomic(path: string, text: string | Uint8Array): void {
+  writeFileAtomicWith(path, (append) => append(text));
+}
+
+/**
+ * writeFileAtomic for a file written in parts: `write` is handed an `append` that writes each part to the
+ * temporary file (through the checked writes), so that a large file never needs to be whole in memory.
+ */
+export function writeFileAtomicWith(path: string, write: (append: (part: string | Uint8Array) => void) => void): void {
   const temporary = temporaryName(path);
   removePath(temporary);
   const fd = createFile(temporary, { exclusive: true });
   try {
-    writeAll(fd, temporary, text);
+    write((part) => writeAll(fd, temporary, part));
     syncFile(fd, temporary);
   } catch (error) {
     closeQuietly(fd);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { temporaryName } from "../files/atomic-file.js";
-import { closeFile, closeQuietly, createFile, removePath, renameDurably, syncFile, writeAll } from "../files/checked-fs.js";
+import { temporaryName, writeFileAtomicWith } from "../files/atomic-file.js";
+import { removePath } from "../files/checked-fs.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { RUNS_PARQUET_SCHEMA, runsParquetColumns } from "../export/runs-parquet.js";
 import type { RunRow } from "../run/run-types.js";
@@ -13,55 +13,47 @@ const ROW_GROUP = 65_536;
 
 /**
  * Writes a complete folder's runs.parquet from its runs.jsonl (every record read and its check verified),
- * a row group at a time, Snappy-compressed, to a temporary file that is synced and renamed into place: a
- * kill leaves the old file or none. The bytes depend only on the rows (no time, no host), so equal tables
- * give equal files.
+ * a row group at a time, Snappy-compressed, through writeFileAtomicWith: a kill leaves the old file or
+ * none. The bytes depend only on the rows (no time, no host), so equal tables give equal files.
  */
 export function writeRunsParquet(folder: string): { readonly rows: number } {
   const path = join(folder, RUNS_PARQUET);
-  const temporary = temporaryName(path);
-  removePath(temporary);
-  const fd = createFile(temporary, { exclusive: true });
   let rows = 0;
   try {
-    const writer = new FileByteWriter(fd, temporary);
-    const parquet = new ParquetWriter({ writer, schema: [...RUNS_PARQUET_SCHEMA], codec: "SNAPPY", createdBy: "perceptron-lab" });
-    const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-    let group: RunRow[] = [];
-    const flush = () => {
-      if (group.length === 0) return;
-      void parquet.write({ columnData: runsParquetColumns(group), rowGroupSize: ROW_GROUP });
-      rows += group.length;
-      group = [];
-    };
-    for (let row = stream.take(); row !== null; row = stream.take()) {
-      group.push(row);
-      if (group.length === ROW_GROUP) flush();
-    }
-    flush();
-    void parquet.finish();
-    syncFile(fd, temporary);
+    writeFileAtomicWith(path, (append) => {
+      const writer = new PartByteWriter(append);
+      const parquet = new ParquetWriter({ writer, schema: [...RUNS_PARQUET_SCHEMA], codec: "SNAPPY", createdBy: "perceptron-lab" });
+      const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+      let group: RunRow[] = [];
+      const flush = () => {
+        if (group.length === 0) return;
+        void parquet.write({ columnData: runsParquetColumns(group), rowGroupSize: ROW_GROUP });
+        rows += group.length;
+        group = [];
+      };
+      for (let row = stream.take(); row !== null; row = stream.take()) {
+        group.push(row);
+        if (group.length === ROW_GROUP) flush();
+      }
+      flush();
+      void parquet.finish();
+    });
   } catch (error) {
-    closeQuietly(fd);
-    removePath(temporary);
+    // Not left for the next command's clean-up: a file of up to a whole table's size.
+    removePath(temporaryName(path));
     throw error;
   }
-  closeFile(fd, temporary);
-  renameDurably(temporary, path);
   return { rows };
 }
 
-/** hyparquet-writer's byte writer, emptied into a file (through the checked writes) after each row group. */
-class FileByteWriter extends ByteWriter {
-  constructor(
-    readonly fd: number,
-    readonly path: string,
-  ) {
+/** hyparquet-writer's byte writer, emptied into the file (a part at a time) after each row group. */
+class PartByteWriter extends ByteWriter {
+  constructor(readonly append: (part: Uint8Array) => void) {
     super(1 << 20);
   }
 
   flush(): void {
-    writeAll(this.fd, this.path, new Uint8Array(this.buffer, 0, this.index));
+    this.append(new Uint8Array(this.buffer, 0, this.index));
     this.index = 0;
   }
 
