@@ -14,6 +14,9 @@ export const OUTPUT_FILES = {
   manifest: "manifest.json",
 } as const;
 
+/** The four tables of a whole sweep (a shard's folder has the two run tables only). */
+export const TABLE_FILES = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl, OUTPUT_FILES.summaryCsv, OUTPUT_FILES.summaryJson] as const;
+
 /** The one owner of a result folder's I/O; the exporters it calls are pure. */
 export class ResultWriter {
   readonly #runsJsonl: LineFile;

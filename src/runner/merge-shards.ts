@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
-import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withDataVersion } from "./recorded-experiment.js";
@@ -95,7 +95,6 @@ export async function mergeShards(
     try {
       const copyRecords = manifests.every((manifest) => manifest.tool.version === toolVersion().version);
       const report = await merge(staging, shardDirs, { outDir, copyRecords, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
-      lock.check();
       if (options.parquet) writeRunsParquet(staging);
       lock.check();
       moveIntoPlace(staging, outDir);
@@ -231,7 +230,7 @@ const MIN_CHUNK_BYTES = 4 << 10;
 /** The staged tables and manifest into the output folder: what it held goes first, the manifest comes last. */
 function moveIntoPlace(staging: string, outDir: string): void {
   if (inspectResultFolder(outDir).hasResults) clearResults(outDir);
-  for (const file of [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv, OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv]) renameDurably(join(staging, file), join(outDir, file));
+  for (const file of TABLE_FILES) renameDurably(join(staging, file), join(outDir, file));
   if (existsSync(join(staging, RUNS_PARQUET))) renameDurably(join(staging, RUNS_PARQUET), join(outDir, RUNS_PARQUET));
   const violations = join(staging, VIOLATIONS_FOLDER);
   if (existsSync(violations)) {

@@ -1,14 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { OUTPUT_FILES } from "../export/result-writer.js";
+import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
 import { readManifest, recordedParquet, requireComplete } from "./manifest.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
-
-/** The four tables a rerun must reproduce byte for byte. */
-export const TABLE_FILES = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl, OUTPUT_FILES.summaryCsv, OUTPUT_FILES.summaryJson] as const;
 
 export interface TableDifference {
   readonly file: string;
@@ -28,7 +25,7 @@ export interface RerunReport {
 
 /**
  * Runs again the experiment a result folder's manifest records (its contents, not the file on disk,
- * which may have changed) into `outDir`, and compares the four tables byte for byte.
+ * which may have changed) into `outDir`, and compares the four tables (TABLE_FILES) byte for byte.
  */
 export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
   const manifest = readManifest(folder, "rerun needs a result folder written by perceptron-lab run");
