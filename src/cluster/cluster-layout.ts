@@ -26,7 +26,19 @@ export interface ClusterLayout {
 
 /** The comment of this job's array whose shards are task id + offset: how `check` finds them in squeue. */
 export function queueComment(layout: Pick<ClusterLayout, "tag">, offset: number): string {
-  return `perceptron-lab-${layout.tag}-${offset}`;
+  return `${commentPrefix(layout)}${offset}`;
+}
+
+/** The offset a queue comment of this job carries (queueComment's inverse), or null for anyone else's. */
+export function queueOffset(layout: Pick<ClusterLayout, "tag">, comment: string): number | null {
+  const prefix = commentPrefix(layout);
+  if (!comment.startsWith(prefix)) return null;
+  const offset = Number(comment.slice(prefix.length));
+  return Number.isSafeInteger(offset) ? offset : null;
+}
+
+function commentPrefix(layout: Pick<ClusterLayout, "tag">): string {
+  return `perceptron-lab-${layout.tag}-`;
 }
 
 export const CLUSTER_FILE = "cluster.json";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { userInfo } from "node:os";
-import { type ClusterLayout, queueComment } from "./cluster-layout.js";
+import { type ClusterLayout, queueOffset } from "./cluster-layout.js";
 
 /**
  * This job's shard tasks in Slurm's queue, by shard (task id + the array's offset, which its comment
@@ -19,14 +19,13 @@ export function slurmQueue(layout: Pick<ClusterLayout, "tag">): Map<number, stri
   } catch {
     return null;
   }
-  const prefix = queueComment(layout, 0).replace(/0$/, "");
   const queue = new Map<number, string>();
   for (const line of text.split("\n")) {
     const [comment, task, state] = line.trim().split("|");
-    if (comment === undefined || !comment.startsWith(prefix) || task === undefined || state === undefined) continue;
-    const offset = Number(comment.slice(prefix.length));
+    if (comment === undefined || task === undefined || state === undefined) continue;
+    const offset = queueOffset(layout, comment);
     const id = Number(task);
-    if (Number.isSafeInteger(offset) && Number.isSafeInteger(id)) queue.set(id + offset, state);
+    if (offset !== null && Number.isSafeInteger(id)) queue.set(id + offset, state);
   }
   return queue;
 }

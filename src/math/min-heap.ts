@@ -9,10 +9,6 @@ export class MinHeap<T> {
 
   constructor(readonly less: (a: T, b: T) => boolean) {}
 
-  get size(): number {
-    return this.#items.length;
-  }
-
   /** The least item, or undefined when empty. */
   peek(): T | undefined {
     return this.#items[0];

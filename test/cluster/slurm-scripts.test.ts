@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkShards } from "../../src/cluster/check-shards.js";
-import type { ClusterLayout } from "../../src/cluster/cluster-layout.js";
+import { queueComment, queueOffset, type ClusterLayout } from "../../src/cluster/cluster-layout.js";
 import { slurmArrays, slurmRerunCommands, slurmScripts } from "../../src/cluster/slurm-scripts.js";
 import { writeSlurmJob } from "../../src/cluster/write-slurm-job.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
@@ -31,6 +31,14 @@ describe("Slurm scripts", () => {
       "sbatch --array=2 --export=ALL,SHARD_OFFSET=3 --comment=perceptron-lab-0123456789ab-3 /w/shards.sbatch",
       "sbatch --array=1 --export=ALL,SHARD_OFFSET=6 --comment=perceptron-lab-0123456789ab-6 /w/shards.sbatch",
     ]);
+  });
+
+  it("find their own arrays in the queue by comment, and nobody else's", () => {
+    const mine = { tag: "0123456789ab" };
+    expect([0, 3, 1000].map((offset) => queueOffset(mine, queueComment(mine, offset)))).toEqual([0, 3, 1000]);
+    expect(queueOffset({ tag: "ba9876543210" }, queueComment(mine, 3))).toBeNull();
+    expect(queueOffset(mine, "(null)")).toBeNull();
+    expect(queueOffset(mine, "perceptron-lab-0123456789ab-x")).toBeNull();
   });
 
   it("run shard task id + SHARD_OFFSET of the baked-in count, by exec, resuming its own folder", () => {
