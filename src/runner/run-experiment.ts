@@ -16,12 +16,12 @@ import type { TestFaults } from "../pool/test-faults.js";
 import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
-import { runSpecOf, type RunRange, type SweepPoint } from "../sweep/run-batch.js";
-import { allRepeats, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
+import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
+import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
 import { recordedDataVersion, recordedParquet, type Manifest } from "./manifest.js";
-import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers } from "./result-folder.js";
+import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
@@ -117,8 +117,9 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     if (lock.note !== null) given.onNote?.(`${outDir}: ${lock.note}`);
     removeLeftovers(outDir);
     // A resume keeps to the formats the folder's sweep was started with.
-    const options: RunExperimentOptions = { ...given, parquet: given.parquet === true || (given.resume === true && recordedParquet(inspectResultFolder(outDir).manifest)) };
-    const previous = prepareFolder(loaded, outDir, options);
+    const state = inspectResultFolder(outDir);
+    const options: RunExperimentOptions = { ...given, parquet: given.parquet === true || (given.resume === true && recordedParquet(state.manifest)) };
+    const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       if (options.parquet && !existsSync(join(outDir, RUNS_PARQUET))) writeRunsParquet(outDir);
       return alreadyComplete(outDir, threads, plan);
@@ -304,9 +305,6 @@ function allShort(plan: SweepPlan, short: (point: SweepPoint) => boolean): boole
   return true;
 }
 
-function* repeatsOf(ranges: readonly RunRange[]): Generator<{ point: SweepPoint; repeat: number }> {
-  for (const { point, from, to } of ranges) for (let repeat = from; repeat < to; repeat++) yield { point, repeat };
-}
 
 interface Previous {
   readonly path: string;
@@ -319,8 +317,7 @@ interface Previous {
  * InputError and before any file is touched, to overwrite results silently or to resume from another
  * experiment file without --force.
  */
-function prepareFolder(loaded: LoadedExperiment, outDir: string, options: RunExperimentOptions): Previous | null | "already-complete" {
-  const state = inspectResultFolder(outDir);
+function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderState, options: RunExperimentOptions): Previous | null | "already-complete" {
   if (!state.hasResults) return null;
   if (options.overwrite) {
     clearResults(outDir);

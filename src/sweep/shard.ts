@@ -79,6 +79,11 @@ export function shardRuns(
   return { count, ranges };
 }
 
+/** The runs of ranges (as shardRuns keeps them), one by one, in order. */
+export function* repeatsOf(ranges: readonly RunRange[]): Generator<{ point: SweepPoint; repeat: number }> {
+  for (const { point, from, to } of ranges) for (let repeat = from; repeat < to; repeat++) yield { point, repeat };
+}
+
 /** About 50 MB of ranges at most (a range is a small object pointing at its grid point). */
 const DEFAULT_MAX_RANGES = 1 << 20;
 
