@@ -28,17 +28,51 @@ export const RUNS_PARQUET_SCHEMA: readonly SchemaElement[] = [
   }),
 ];
 
-/** Rows as hyparquet-writer's columns (one array a column, nulls kept), in RUN_COLUMNS order. */
-export function runsParquetColumns(rows: readonly RunRow[]): ColumnSource[] {
-  return RUN_COLUMNS.map((column) => {
-    const integer = INTEGER_COLUMNS.has(column);
-    const data = rows.map((row) => {
-      const value = row[column] as number | string | boolean | null | undefined;
-      if (value === null || value === undefined) return null;
+/** Rows a row group of a whole sweep's runs.parquet: a reader's unit of work. */
+export const WHOLE_ROW_GROUP = 65_536;
+/** What merge may hold of all shards' runs.parquet at a time, decoded (a row group of each), and a decoded row at most. */
+const MERGE_DECODED_BYTES = 256 << 20;
+const DECODED_ROW_BYTES = 1024;
+const MIN_ROW_GROUP = 64;
+
+/**
+ * The row group of a shard's runs.parquet. merge reads every shard side by side, a row group of each at a
+ * time (decoded: ~0.6 KB a row, see DecodedGroup), so a shard of many writes smaller groups: at 1000
+ * shards 262 rows, which keeps merge under MERGE_DECODED_BYTES; beyond 4096 shards MIN_ROW_GROUP rows (10⁴
+ * shards: ~0.4 GB, measured).
+ */
+export function shardRowGroup(shardCount: number): number {
+  return Math.max(MIN_ROW_GROUP, Math.min(WHOLE_ROW_GROUP, Math.floor(MERGE_DECODED_BYTES / (shardCount * DECODED_ROW_BYTES))));
+}
+
+/**
+ * A row group being gathered: each row's values go straight into one array a column, as hyparquet-writer
+ * takes them (INT64 as bigints, nulls kept), so that no row object outlives its add.
+ */
+export class RunsParquetColumns {
+  readonly #data: unknown[][] = RUN_COLUMNS.map(() => []);
+  readonly #integer = RUN_COLUMNS.map((column) => INTEGER_COLUMNS.has(column));
+
+  get length(): number {
+    return this.#data[0]!.length;
+  }
+
+  add(row: RunRow): void {
+    for (let c = 0; c < RUN_COLUMNS.length; c++) {
+      const value = row[RUN_COLUMNS[c]!] as number | string | boolean | null | undefined;
+      let cell: unknown = value ?? null;
       // A non-finite number is written empty in runs.csv (and null in runs.jsonl): null here too.
-      if (typeof value === "number") return Number.isFinite(value) ? (integer ? BigInt(value) : value) : null;
-      return value;
+      if (typeof value === "number") cell = Number.isFinite(value) ? (this.#integer[c] ? BigInt(value) : value) : null;
+      this.#data[c]!.push(cell);
+    }
+  }
+
+  /** The gathered rows as hyparquet-writer's columns, in RUN_COLUMNS order; the builder starts empty again. */
+  take(): ColumnSource[] {
+    return RUN_COLUMNS.map((column, c) => {
+      const data = this.#data[c]!;
+      this.#data[c] = [];
+      return { name: column, data, nullable: !REQUIRED_COLUMNS.has(column) };
     });
-    return { name: column, data, nullable: !REQUIRED_COLUMNS.has(column) };
-  });
+  }
 }

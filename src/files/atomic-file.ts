@@ -27,16 +27,47 @@ export function writeFileAtomic(path: string, text: string | Uint8Array): void {
  * temporary file (through the checked writes), so that a large file never needs to be whole in memory.
  */
 export function writeFileAtomicWith(path: string, write: (append: (part: string | Uint8Array) => void) => void): void {
-  const temporary = temporaryName(path);
-  removePath(temporary);
-  const fd = createFile(temporary, { exclusive: true });
+  const file = new AtomicFileWriter(path);
   try {
-    write((part) => writeAll(fd, temporary, part));
-    syncFile(fd, temporary);
+    write((part) => file.append(part));
   } catch (error) {
-    closeQuietly(fd);
+    file.abandon();
     throw error;
   }
-  closeFile(fd, temporary);
-  renameDurably(temporary, path);
+  file.commit();
+}
+
+/**
+ * The protocol of writeFileAtomic, for a writer that appends over time (a merge, between awaits): the
+ * temporary file is created exclusively at once; commit syncs, closes and renames it over `path`; abandon
+ * closes it and leaves it for the folder's clean-up.
+ */
+export class AtomicFileWriter {
+  readonly #temporary: string;
+  readonly #fd: number;
+
+  constructor(readonly path: string) {
+    this.#temporary = temporaryName(path);
+    removePath(this.#temporary);
+    this.#fd = createFile(this.#temporary, { exclusive: true });
+  }
+
+  append(part: string | Uint8Array): void {
+    writeAll(this.#fd, this.#temporary, part);
+  }
+
+  commit(): void {
+    try {
+      syncFile(this.#fd, this.#temporary);
+    } catch (error) {
+      closeQuietly(this.#fd);
+      throw error;
+    }
+    closeFile(this.#fd, this.#temporary);
+    renameDurably(this.#temporary, this.path);
+  }
+
+  abandon(): void {
+    closeQuietly(this.#fd);
+  }
 }

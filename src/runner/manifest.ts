@@ -4,6 +4,7 @@ import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
+import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
 
@@ -40,6 +41,20 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
 /** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
 export function recordedParquet(manifest: Manifest | null): boolean {
   return (manifest as { options?: { parquet?: unknown } } | null)?.options?.parquet === true;
+}
+
+/**
+ * What a complete folder's runs.parquet holds (rows, bytes, SHA-256), recorded when it was written: a reader
+ * checks the file against it. Null where the folder has none, or was written before 0.7.
+ */
+export function recordedRunsParquet(manifest: Manifest | null): RunsParquetDigest | null {
+  const digest = (manifest as { runsParquet?: RunsParquetDigest } | null)?.runsParquet;
+  return digest !== undefined && typeof digest.sha256 === "string" ? digest : null;
+}
+
+/** Whether the folder keeps its runs as runs.parquet only (run --parquet-only): runs.jsonl and runs.csv go once it is written. */
+export function recordedParquetOnly(manifest: Manifest | null): boolean {
+  return (manifest as { options?: { parquetOnly?: unknown } } | null)?.options?.parquetOnly === true;
 }
 
 /** The folder's manifest, or null when it has none; one that does not parse is refused by name. */

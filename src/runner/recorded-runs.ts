@@ -1,10 +1,22 @@
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { InputError } from "../experiment/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { LineReader, type LineReaderOptions } from "../export/read-lines.js";
 import { recordProblem } from "../export/record-check.js";
+import { runLines } from "../export/run-lines.js";
+import { RunsParquetReader } from "../export/runs-parquet-reader.js";
+import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
+
+/** Recorded rows in run order, taken one at a time: from runs.jsonl (RecordStream) or runs.parquet (ParquetRecordStream). */
+export interface RunStream {
+  peek(): RunRow | null;
+  take(): RunRow | null;
+  /** The next record with its runs.jsonl line (check included), to copy it as it is. */
+  takeLine(): { row: RunRow; line: string } | null;
+}
 
 /**
  * Rows recorded in a runs.jsonl-like file, read lazily: one record per line, in increasing run order
@@ -12,7 +24,7 @@ import type { RunRow } from "../run/run-types.js";
  * line that is not a record in order, or whose record check does not match (see recordCheck), means the
  * file was changed after it was written, and is refused by file and line.
  */
-export class RecordStream {
+export class RecordStream implements RunStream {
   readonly #lines: Iterator<string>;
   #line = 0;
   #previousRun = -1;
@@ -59,6 +71,78 @@ export class RecordStream {
     delete row.check;
     this.#previousRun = row.run;
     return { row, line };
+  }
+}
+
+/**
+ * The rows of a complete folder's runs.parquet, a row group at a time (see RunsParquetReader). The file is
+ * first checked against what its manifest recorded of it (rows, size, SHA-256): a file changed after it was
+ * written, or not the one the manifest speaks of, is refused (InputError), as a changed runs.jsonl record is.
+ * takeLine gives each row's runs.jsonl line as this version writes it (for a row read from a record of this
+ * version, the very line: tested).
+ */
+export class ParquetRecordStream implements RunStream {
+  readonly #rows: Iterator<RunRow>;
+  #head: RunRow | null | undefined;
+  #previousRun = -1;
+
+  constructor(readonly path: string, digest: RunsParquetDigest) {
+    const problem = fileDigestProblem(path, digest);
+    if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or --overwrite)`);
+    let reader: RunsParquetReader;
+    try {
+      reader = new RunsParquetReader(path);
+    } catch (error) {
+      throw new InputError(`${path}: not a runs table this tool wrote (${(error as Error).message})`);
+    }
+    this.#rows = reader[Symbol.iterator]();
+  }
+
+  peek(): RunRow | null {
+    if (this.#head === undefined) {
+      const next = this.#rows.next();
+      this.#head = next.done ? null : next.value;
+      if (this.#head !== null) {
+        if (!Number.isInteger(this.#head.run) || this.#head.run <= this.#previousRun) {
+          throw new InputError(`${this.path}: run ${this.#head.run} is not in order (after run ${this.#previousRun})`);
+        }
+        this.#previousRun = this.#head.run;
+      }
+    }
+    return this.#head;
+  }
+
+  take(): RunRow | null {
+    const head = this.peek();
+    this.#head = undefined;
+    return head;
+  }
+
+  takeLine(): { row: RunRow; line: string } | null {
+    const row = this.take();
+    return row === null ? null : { row, line: runLines([row]).jsonl.slice(0, -1) };
+  }
+}
+
+/** Why a file is not the one a digest describes, or null when it is (its size, then its SHA-256, read 1 MiB at a time). */
+function fileDigestProblem(path: string, digest: RunsParquetDigest): string | null {
+  if (!existsSync(path)) return "missing (its manifest records it)";
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size !== digest.bytes) return `${size} bytes, but its manifest records ${digest.bytes}`;
+    const hash = createHash("sha256");
+    const chunk = Buffer.alloc(1 << 20);
+    for (let position = 0; position < size; ) {
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      if (read === 0) break;
+      hash.update(chunk.subarray(0, read));
+      position += read;
+    }
+    const sha256 = hash.digest("hex");
+    return sha256 === digest.sha256 ? null : `its SHA-256 is ${sha256.slice(0, 12)}…, its manifest records ${digest.sha256.slice(0, 12)}…`;
+  } finally {
+    closeSync(fd);
   }
 }
 

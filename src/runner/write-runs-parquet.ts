@@ -1,63 +1,80 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { temporaryName, writeFileAtomicWith } from "../files/atomic-file.js";
-import { removePath } from "../files/checked-fs.js";
-import { OUTPUT_FILES } from "../export/result-writer.js";
-import { RUNS_PARQUET_SCHEMA, runsParquetColumns } from "../export/runs-parquet.js";
-import type { RunRow } from "../run/run-types.js";
-import { RecordStream } from "./recorded-runs.js";
+import { removePath, renameDurably } from "../files/checked-fs.js";
+import { LineFile } from "../export/line-file.js";
+import { OUTPUT_FILES, writeManifest } from "../export/result-writer.js";
+import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";
+import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
+import type { Shard } from "../sweep/shard.js";
+import { recordedRunsParquet, type Manifest } from "./manifest.js";
+import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
 
 export const RUNS_PARQUET = "runs.parquet";
-/** Rows a row group: a reader's unit of work, and what this writer holds at a time. */
-const ROW_GROUP = 65_536;
 
 /**
  * Writes a complete folder's runs.parquet from its runs.jsonl (every record read and its check verified),
  * a row group at a time, Snappy-compressed, through writeFileAtomicWith: a kill leaves the old file or
- * none. The bytes depend only on the rows (no time, no host), so equal tables give equal files.
+ * none. The bytes depend only on the rows and `rowGroup` (a whole sweep's WHOLE_ROW_GROUP; a shard's,
+ * shardRowGroup), so equal tables give equal files. Returns what the manifest records of it.
  */
-export function writeRunsParquet(folder: string): { readonly rows: number } {
+export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP): RunsParquetDigest {
   const path = join(folder, RUNS_PARQUET);
-  let rows = 0;
+  let digest: RunsParquetDigest | undefined;
   try {
     writeFileAtomicWith(path, (append) => {
-      const writer = new PartByteWriter(append);
-      const parquet = new ParquetWriter({ writer, schema: [...RUNS_PARQUET_SCHEMA], codec: "SNAPPY", createdBy: "perceptron-lab" });
+      const writer = new RunsParquetWriter(append, rowGroup);
       const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-      let group: RunRow[] = [];
-      const flush = () => {
-        if (group.length === 0) return;
-        void parquet.write({ columnData: runsParquetColumns(group), rowGroupSize: ROW_GROUP });
-        rows += group.length;
-        group = [];
-      };
-      for (let row = stream.take(); row !== null; row = stream.take()) {
-        group.push(row);
-        if (group.length === ROW_GROUP) flush();
-      }
-      flush();
-      void parquet.finish();
+      for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
+      digest = writer.finish();
     });
   } catch (error) {
     // Not left for the next command's clean-up: a file of up to a whole table's size.
     removePath(temporaryName(path));
     throw error;
   }
-  return { rows };
+  return digest!;
 }
 
-/** hyparquet-writer's byte writer, emptied into the file (a part at a time) after each row group. */
-class PartByteWriter extends ByteWriter {
-  constructor(readonly append: (part: Uint8Array) => void) {
-    super(1 << 20);
-  }
+/** The row group of a folder's runs.parquet: a whole sweep's, or a shard's (see shardRowGroup). */
+export function parquetRowGroup(shard: Shard | null): number {
+  return shard === null ? WHOLE_ROW_GROUP : shardRowGroup(shard.count);
+}
 
-  flush(): void {
-    this.append(new Uint8Array(this.buffer, 0, this.index));
-    this.index = 0;
-  }
+/** runs.jsonl and runs.csv, once a complete folder's manifest records its runs.parquet (run --parquet-only). */
+export function removeTextRuns(folder: string): void {
+  removePath(join(folder, OUTPUT_FILES.runsJsonl));
+  removePath(join(folder, OUTPUT_FILES.runsCsv));
+}
 
-  override finish(): void {
-    this.flush();
+/**
+ * A complete folder asked again for runs.parquet (run --resume --parquet or --parquet-only): writes it from
+ * runs.jsonl where the manifest does not record one, records it in the manifest, and, for --parquet-only,
+ * removes the text tables (also those a kill left after the manifest recorded runs.parquet).
+ */
+export function completeRunsTables(folder: string, manifest: Manifest, { parquet, parquetOnly }: { readonly parquet: boolean; readonly parquetOnly: boolean }): void {
+  if (!parquet) return;
+  const recorded = recordedRunsParquet(manifest);
+  const options = (manifest as { options?: Record<string, unknown> }).options ?? {};
+  if (recorded === null || !existsSync(join(folder, RUNS_PARQUET)) || options.parquetOnly !== parquetOnly || options.parquet !== true) {
+    const runsParquet = recorded !== null && existsSync(join(folder, RUNS_PARQUET)) ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
+    writeManifest(folder, { ...manifest, options: { ...options, parquet: true, parquetOnly }, runsParquet });
   }
+  if (parquetOnly) removeTextRuns(folder);
+}
+
+/**
+ * A folder whose runs are in runs.parquet only, about to be resumed with changes (--force, --retry-errors):
+ * its rows written back as runs.jsonl records to `to` (a temporary file renamed into place), for the resume
+ * to reuse as it reuses any recorded runs. Nothing where the manifest records no runs.parquet.
+ */
+export function recordsFromParquet(folder: string, manifest: Manifest, to: string): void {
+  const digest = recordedRunsParquet(manifest);
+  if (digest === null || manifest.status !== "complete") return;
+  const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest);
+  const temporary = `${to}.tmp`;
+  const out = new LineFile(temporary);
+  for (let record = stream.takeLine(); record !== null; record = stream.takeLine()) out.write(`${record.line}\n`);
+  out.close();
+  renameDurably(temporary, to);
 }

@@ -8,6 +8,7 @@ import { RUN_COLUMNS } from "../../src/export/run-columns.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
+import { writeRunsParquet } from "../../src/runner/write-runs-parquet.js";
 import { temporaryFolder } from "../helpers.js";
 
 // Noise leaves runs unconverged (null FS-free columns, pocket errors); offsets and both inits fill the rest;
@@ -81,14 +82,20 @@ describe("runs.parquet", () => {
       "t = pq.read_table(path); d = pd.read_parquet(path); p = pl.read_parquet(path)",
       "print(json.dumps({'rows': [t.num_rows, len(d), p.height], 'updates': str(t.schema.field('updates').type), 'margin': str(p.schema['margin']), 'sum': int(d['updates'].sum())}))",
     ].join("\n");
-    const result = spawnSync(python, ["-c", script, join(folder, "runs.parquet")], { encoding: "utf8" });
-    expect(result.stderr).toBe("");
     const rows = records(folder);
-    expect(JSON.parse(result.stdout)).toEqual({
+    const expected = {
       rows: [rows.length, rows.length, rows.length],
       updates: "int64",
       margin: "Float64",
       sum: rows.reduce((sum, row) => sum + ((row.updates as number | null) ?? 0), 0),
-    });
+    };
+    const result = spawnSync(python, ["-c", script, join(folder, "runs.parquet")], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual(expected);
+    // A shard's file: small row groups, without statistics or page index.
+    writeRunsParquet(folder, 7);
+    const shardLike = spawnSync(python, ["-c", script, join(folder, "runs.parquet")], { encoding: "utf8" });
+    expect(shardLike.stderr).toBe("");
+    expect(JSON.parse(shardLike.stdout)).toEqual(expected);
   });
 });

@@ -1,0 +1,77 @@
+import { createHash, type Hash } from "node:crypto";
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import type { RunRow } from "../run/run-types.js";
+import { RUNS_PARQUET_SCHEMA, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
+
+/** What a runs.parquet holds, as the manifest records it: readers check the file against it before trusting a row. */
+export interface RunsParquetDigest {
+  readonly rows: number;
+  readonly bytes: number;
+  /** SHA-256 of the file's bytes, hex. */
+  readonly sha256: string;
+}
+
+/**
+ * Writes runs.parquet a row group at a time, through `append` (a file's checked writes): rows are added in
+ * run order, held until a group is full, then encoded (Snappy) and handed on, so that memory is one group's
+ * rows whatever the table's size. The bytes depend only on the rows and the group size (no time, no host).
+ */
+export class RunsParquetWriter {
+  readonly #parquet: ParquetWriter;
+  readonly #hash: Hash = createHash("sha256");
+  readonly #rowGroup: number;
+  readonly #indexed: boolean;
+  readonly #group = new RunsParquetColumns();
+  #rows = 0;
+  #bytes = 0;
+
+  constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP) {
+    this.#rowGroup = rowGroup;
+    const writer = new PartByteWriter((part) => {
+      this.#hash.update(part);
+      this.#bytes += part.length;
+      append(part);
+    });
+    // A shard's small groups (see shardRowGroup) carry no statistics nor page index: at 256 rows a group
+    // they would outweigh the data. A whole sweep's file has both, for readers that filter on them.
+    this.#indexed = rowGroup === WHOLE_ROW_GROUP;
+    this.#parquet = new ParquetWriter({ writer, schema: [...RUNS_PARQUET_SCHEMA], codec: "SNAPPY", createdBy: "perceptron-lab", statistics: this.#indexed });
+  }
+
+  add(rows: readonly RunRow[]): void {
+    for (const row of rows) {
+      this.#group.add(row);
+      if (this.#group.length === this.#rowGroup) this.#flush();
+    }
+  }
+
+  /** Writes the last group and the footer; what the file holds. */
+  finish(): RunsParquetDigest {
+    this.#flush();
+    void this.#parquet.finish();
+    return { rows: this.#rows, bytes: this.#bytes, sha256: this.#hash.digest("hex") };
+  }
+
+  #flush(): void {
+    const rows = this.#group.length;
+    if (rows === 0) return;
+    void this.#parquet.write({ columnData: this.#group.take().map((column) => ({ ...column, offsetIndex: this.#indexed })), rowGroupSize: this.#rowGroup });
+    this.#rows += rows;
+  }
+}
+
+/** hyparquet-writer's byte writer, emptied (a part at a time) after each row group and at the end. */
+class PartByteWriter extends ByteWriter {
+  constructor(readonly append: (part: Uint8Array) => void) {
+    super(1 << 20);
+  }
+
+  flush(): void {
+    if (this.index > 0) this.append(new Uint8Array(this.buffer, 0, this.index));
+    this.index = 0;
+  }
+
+  override finish(): void {
+    this.flush();
+  }
+}
