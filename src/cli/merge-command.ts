@@ -11,12 +11,13 @@ export function mergeBuilder(yargs: Argv) {
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the output folder", default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ (--no-report: skip)", default: true })
     .option("parquet", { type: "boolean", describe: "Also write runs.parquet: the runs table, typed and columnar (pandas, polars, R's arrow)", default: false })
+    .option("parquet-only", { type: "boolean", describe: "Write the runs as runs.parquet only: no runs.jsonl, no runs.csv", default: false })
     .option("allow-mixed-versions", { type: "boolean", describe: "Merge shards written by different perceptron-lab versions (refused by default)", default: false })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
 
-export async function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; allowMixedVersions: boolean; parquet: boolean; report: boolean; quiet: boolean }): Promise<number> {
-  const report = await mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
+export async function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; allowMixedVersions: boolean; parquet: boolean; parquetOnly: boolean; report: boolean; quiet: boolean }): Promise<number> {
+  const report = await mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${argv.shards.length} shards`, report)}\n`);
   if (argv.report) {

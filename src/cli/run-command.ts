@@ -59,6 +59,11 @@ export function runBuilder(yargs: Argv) {
     })
     .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
     .option("parquet", { type: "boolean", describe: "Also write runs.parquet once the sweep is complete: the runs table, typed and columnar (pandas, polars, R's arrow)", default: false })
+    .option("parquet-only", {
+      type: "boolean",
+      describe: "Keep the runs as runs.parquet only (about 1/30 of runs.jsonl and runs.csv): no runs.csv; runs.jsonl, the sweep's journal, is removed once runs.parquet is written",
+      default: false,
+    })
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ at the end (--no-report: skip)", default: true })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors (no progress)", default: false });
@@ -78,6 +83,7 @@ interface RunArguments {
   workerMemory: number;
   shard?: string;
   parquet: boolean;
+  parquetOnly: boolean;
   report: boolean;
   yes: boolean;
   quiet: boolean;
@@ -126,6 +132,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       signal: interruption.signal,
       ...(shard === undefined ? {} : { shard }),
       parquet: argv.parquet,
+      parquetOnly: argv.parquetOnly,
       argv: process.argv.slice(2),
       onProgress: (done, total) => progress.update(done, total),
       onNote: (text) => process.stderr.write(`note: ${text}\n`),

@@ -19,8 +19,8 @@ export const TABLE_FILES = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl, OUTPUT
 
 /** The one owner of a result folder's I/O; the exporters it calls are pure. */
 export class ResultWriter {
-  readonly #runsJsonl: LineFile;
-  readonly #runsCsv: LineFile;
+  readonly #runsJsonl: LineFile | null;
+  readonly #runsCsv: LineFile | null;
   readonly #summaryJson: LineFile | null;
   readonly #summaryCsv: LineFile | null;
   /** Summary rows written so far; null when this folder has no summaries. */
@@ -29,22 +29,24 @@ export class ResultWriter {
   /**
    * Creates (truncates) the tables in an existing folder. `summaries: false` writes no summary files (a
    * shard's grid points may be split with other shards). Write the manifest first (writeManifest): a kill
-   * between the two then leaves a folder that a plain --resume continues.
+   * between the two then leaves a folder that a plain --resume continues. `runsCsv: false` writes no
+   * runs.csv, `runsJsonl: false` no runs.jsonl (runs kept as runs.parquet only: a sweep needs its journal,
+   * a merge none).
    */
-  constructor(readonly outDir: string, options: { readonly summaries?: boolean } = {}) {
-    this.#runsJsonl = new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
-    this.#runsCsv = new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
+  constructor(readonly outDir: string, options: { readonly summaries?: boolean; readonly runsCsv?: boolean; readonly runsJsonl?: boolean } = {}) {
+    this.#runsJsonl = options.runsJsonl === false ? null : new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
+    this.#runsCsv = options.runsCsv === false ? null : new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
     this.#summaries = options.summaries === false ? null : 0;
     this.#summaryJson = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryJson));
     this.#summaryCsv = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryCsv));
-    this.#runsCsv.write(runsCsvHeader());
+    this.#runsCsv?.write(runsCsvHeader());
   }
 
   /** Rows in sweep order, a batch at a time (one write per table): both run tables' lines, formatted by runLines, as text or UTF-8 bytes. */
   writeRuns(lines: { readonly jsonl: string | Uint8Array; readonly csv: string | Uint8Array }): void {
     if (lines.jsonl.length === 0) return;
-    this.#runsJsonl.write(lines.jsonl);
-    this.#runsCsv.write(lines.csv);
+    this.#runsJsonl?.write(lines.jsonl);
+    this.#runsCsv?.write(lines.csv);
   }
 
   writeSummary(row: SummaryRow): void {
@@ -62,6 +64,11 @@ export class ResultWriter {
   /** Flushes every table and syncs it to disk. */
   sync(): void {
     for (const file of this.#tables()) file.sync();
+  }
+
+  /** Whether rows go to a text table (else only their summaries are written). */
+  get writesRuns(): boolean {
+    return this.#runsJsonl !== null || this.#runsCsv !== null;
   }
 
   /** Summary rows written so far (0 for a folder without summaries). */

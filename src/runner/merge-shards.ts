@@ -8,7 +8,8 @@ import { planSweep } from "../sweep/plan-sweep.js";
 import { withDataVersion } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, type Manifest } from "./manifest.js";
-import { RecordStream } from "./recorded-runs.js";
+import type { RunStream } from "./recorded-runs.js";
+import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, clearResults, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
@@ -17,7 +18,9 @@ import { toolInfo, toolVersion } from "./tool-info.js";
 import { VIOLATIONS_FOLDER, writeViolationData } from "./write-violation-data.js";
 import { makeFolder, removePath, renameDurably } from "../files/checked-fs.js";
 import { MinHeap } from "../math/min-heap.js";
-import { RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
+import { RUNS_PARQUET } from "./write-runs-parquet.js";
+import { AtomicFileWriter } from "../files/atomic-file.js";
+import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -32,8 +35,10 @@ export async function mergeShards(
     readonly overwrite?: boolean;
     /** Merge shards written by different versions of the tool (refused by default: a version may change a column). */
     readonly allowMixedVersions?: boolean;
-    /** Also write runs.parquet (see writeRunsParquet). */
+    /** Also write runs.parquet (as run --parquet writes it). */
     readonly parquet?: boolean;
+    /** Write the runs as runs.parquet only (implies parquet): no runs.jsonl, no runs.csv. */
+    readonly parquetOnly?: boolean;
     readonly onNote?: (text: string) => void;
   } = {},
 ): Promise<RunReport> {
@@ -94,8 +99,19 @@ export async function mergeShards(
     makeFolder(staging);
     try {
       const copyRecords = manifests.every((manifest) => manifest.tool.version === toolVersion().version);
-      const report = await merge(staging, shardDirs, { outDir, copyRecords, startedAt, first, experiment, plan, lock, mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!) });
-      if (options.parquet) writeRunsParquet(staging);
+      const parquetOnly = options.parquetOnly === true;
+      const tables = { parquet: parquetOnly || options.parquet === true, parquetOnly };
+      const report = await merge(staging, shardDirs, manifests, {
+        outDir,
+        copyRecords,
+        startedAt,
+        first,
+        experiment,
+        plan,
+        lock,
+        tables,
+        mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!),
+      });
       lock.check();
       moveIntoPlace(staging, outDir);
       return report;
@@ -118,21 +134,38 @@ interface MergeSetup {
   readonly plan: ReturnType<typeof planSweep>;
   readonly lock: ReturnType<typeof lockResultFolder>;
   readonly mergedFrom: readonly string[];
+  /** The run tables to write: runs.parquet too, or only. */
+  readonly tables: { readonly parquet: boolean; readonly parquetOnly: boolean };
 }
 
 /**
  * The merge itself, into an empty staging folder (see mergeShards): the tables, the violating runs' data
  * and, once every record of every shard has been read and checked, the manifest that says `complete`.
  */
-async function merge(staging: string, shardDirs: readonly string[], { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords }: MergeSetup): Promise<RunReport> {
-  const sink = new TableSink(new ResultWriter(staging));
+async function merge(
+  staging: string,
+  shardDirs: readonly string[],
+  manifests: readonly Manifest[],
+  { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords, tables }: MergeSetup,
+): Promise<RunReport> {
+  const text = !tables.parquetOnly;
+  const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text }));
+  // runs.parquet is written as the rows come (not from a merged runs.jsonl, which --parquet-only never writes).
+  const parquetFile = tables.parquet ? new AtomicFileWriter(join(staging, RUNS_PARQUET)) : null;
+  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part));
+  let runsParquet: RunsParquetDigest | null = null;
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of
     // another (--allow-mixed-versions) are written as this version writes them.
-    await mergeRows(sink, shardDirs, plan.runCount, copyRecords);
+    await mergeRows(sink, parquet, shardDirs, manifests, plan.runCount, copyRecords && text);
     sink.close(true);
+    if (parquet !== null) {
+      runsParquet = parquet.finish();
+      parquetFile!.commit();
+    }
   } catch (error) {
     sink.abandon();
+    parquetFile?.abandon();
     throw error;
   }
   if (sink.counts.recorded !== plan.runCount || sink.writer.summaryRows !== plan.pointCount) {
@@ -149,8 +182,10 @@ async function merge(staging: string, shardDirs: readonly string[], { outDir, st
     resolved: experiment,
     shard: null,
     mergedFrom,
+    options: tables,
     skipped: first.skipped,
     counts,
+    ...(runsParquet === null ? {} : { runsParquet }),
     violations: violationData,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
@@ -175,19 +210,34 @@ async function merge(staging: string, shardDirs: readonly string[], { outDir, st
  * MIN_CHUNK_BYTES each) and open files (one) hardly grow with the number of shards. Yields to the
  * event loop now and then (the lock stays fresh).
  */
-async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount: number, copyRecords: boolean): Promise<void> {
+async function mergeRows(
+  sink: TableSink,
+  parquet: RunsParquetWriter | null,
+  shardDirs: readonly string[],
+  manifests: readonly Manifest[],
+  runCount: number,
+  copyRecords: boolean,
+): Promise<void> {
   const chunkBytes = Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, Math.floor(MERGE_READ_BYTES / shardDirs.length)));
   // One read buffer for all: a shard's chunk is decoded into its lines before another shard reads.
   const buffer = Buffer.alloc(chunkBytes);
-  const heads = new MinHeap<{ readonly stream: RecordStream; readonly dir: string; row: RunRow; line: string }>((a, b) => a.row.run < b.row.run);
-  for (const dir of shardDirs) {
-    const stream = new RecordStream(join(dir, OUTPUT_FILES.runsJsonl), { chunkBytes, reopen: true, buffer });
-    const first = stream.takeLine();
+  // A record's line is needed only to copy it (a runs.parquet shard's is formatted for that).
+  const next = (stream: RunStream) => {
+    if (copyRecords) return stream.takeLine();
+    const row = stream.take();
+    return row === null ? null : { row, line: "" };
+  };
+  const heads = new MinHeap<{ readonly stream: RunStream; readonly dir: string; row: RunRow; line: string }>((a, b) => a.row.run < b.row.run);
+  for (const [k, dir] of shardDirs.entries()) {
+    // A shard's runs.jsonl, or its runs.parquet where it kept only that (a row group at a time: see shardRowGroup).
+    const stream = runStreamOf(dir, manifests[k]!, { chunkBytes, reopen: true, buffer });
+    const first = next(stream);
     if (first !== null) heads.push({ stream, dir, ...first });
   }
   const rows: RunRow[] = [];
   let records = "";
   const flush = () => {
+    parquet?.add(rows);
     sink.writeRows(rows.splice(0), copyRecords ? records : undefined);
     records = "";
   };
@@ -208,11 +258,11 @@ async function mergeRows(sink: TableSink, shardDirs: readonly string[], runCount
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
     rows.push(row);
     if (copyRecords) records += `${head.line}\n`;
-    const next = head.stream.takeLine();
-    if (next === null) heads.pop();
+    const following = next(head.stream);
+    if (following === null) heads.pop();
     else {
-      head.row = next.row;
-      head.line = next.line;
+      head.row = following.row;
+      head.line = following.line;
       heads.replaceTop(head);
     }
   }
@@ -230,7 +280,7 @@ const MIN_CHUNK_BYTES = 4 << 10;
 /** The staged tables and manifest into the output folder: what it held goes first, the manifest comes last. */
 function moveIntoPlace(staging: string, outDir: string): void {
   if (inspectResultFolder(outDir).hasResults) clearResults(outDir);
-  for (const file of TABLE_FILES) renameDurably(join(staging, file), join(outDir, file));
+  for (const file of TABLE_FILES) if (existsSync(join(staging, file))) renameDurably(join(staging, file), join(outDir, file));
   if (existsSync(join(staging, RUNS_PARQUET))) renameDurably(join(staging, RUNS_PARQUET), join(outDir, RUNS_PARQUET));
   const violations = join(staging, VIOLATIONS_FOLDER);
   if (existsSync(violations)) {

@@ -5,8 +5,10 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
-import { readManifest, type Manifest } from "./manifest.js";
-import { RecordStream } from "./recorded-runs.js";
+import type { LineReaderOptions } from "../export/read-lines.js";
+import { findManifest, readManifest, recordedRunsParquet, type Manifest } from "./manifest.js";
+import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
+import { RUNS_PARQUET } from "./write-runs-parquet.js";
 
 /** A result folder as a script reads it. */
 export interface ResultFolder {
@@ -14,7 +16,7 @@ export interface ResultFolder {
   readonly manifest: Manifest;
   /** One row per grid point (summary.json; for a complete shard's folder, which has none, summarised from its runs). */
   readonly summary: readonly SummaryRow[];
-  /** Every run's row, in run order, read lazily from runs.jsonl, each record's check verified. */
+  /** Every run's row, in run order, read lazily from runs.jsonl (each record's check verified) or, where the folder has only that, runs.parquet (checked against its manifest). */
   runs(): Generator<RunRow>;
 }
 
@@ -25,7 +27,7 @@ export interface ResultFolder {
  */
 export function readResultFolder(folder: string): ResultFolder {
   const manifest = readManifest(folder, "readResultFolder needs a result folder written by perceptron-lab run or merge");
-  return { folder, manifest, summary: summaryRows(folder, manifest, null), runs: () => recordsOf(folder) };
+  return { folder, manifest, summary: summaryRows(folder, manifest, null), runs: () => recordsOf(folder, manifest) };
 }
 
 /**
@@ -38,7 +40,7 @@ export function readResultFolder(folder: string): ResultFolder {
 export function summaryRows(folder: string, manifest: Manifest, needs: string | null, onNote?: (text: string) => void): SummaryRow[] {
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
   if (!existsSync(summaryPath)) {
-    if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder));
+    if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder, manifest));
     if (needs === null) return [];
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
@@ -51,7 +53,7 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
   if (rows.length === 0 || (rows[0]!.updates.p25 !== undefined && rows[0]!.mistakes !== undefined)) return rows;
   const missing = rows[0]!.updates.p25 === undefined ? "p10, p25 or p75" : "statistics over every run (mistakes, Freund–Schapire)";
   onNote?.(`summary.json has no ${missing} (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
-  return summariseRuns(recordsOf(folder));
+  return summariseRuns(recordsOf(folder, manifest));
 }
 
 /**
@@ -60,9 +62,22 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
  * (null), so that its grid points match a newer folder's in compare and the report. The columns added
  * with them (the epoch mistakes, Freund–Schapire, …) stay absent: not applicable, as null.
  */
-export function* recordsOf(folder: string): Generator<RunRow> {
-  const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+export function* recordsOf(folder: string, manifest: Manifest | null = findManifest(folder)): Generator<RunRow> {
+  const stream = runStreamOf(folder, manifest);
   for (let row = stream.take(); row !== null; row = stream.take()) yield row.noise === undefined ? withPointDefaults(row) : row;
+}
+
+/**
+ * A folder's recorded runs, in run order: its runs.jsonl (each record's check verified) where it has one,
+ * else, for a complete folder that keeps its runs as runs.parquet only (run --parquet-only), that file,
+ * checked against its manifest. `options`: how runs.jsonl is read (see LineReaderOptions).
+ */
+export function runStreamOf(folder: string, manifest: Manifest | null, options: LineReaderOptions = {}): RunStream {
+  const jsonl = join(folder, OUTPUT_FILES.runsJsonl);
+  if (existsSync(jsonl)) return new RecordStream(jsonl, options);
+  const digest = recordedRunsParquet(manifest);
+  if (digest !== null && manifest?.status === "complete") return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest);
+  throw new InputError(`${folder}: no runs.jsonl${digest === null ? " (nor a runs.parquet its manifest records)" : ""}: not a result folder of this tool, or its runs were removed`);
 }
 
 function withPointDefaults(row: RunRow): RunRow {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
-import { readManifest, recordedParquet, requireComplete } from "./manifest.js";
+import { readManifest, recordedParquet, recordedParquetOnly, requireComplete } from "./manifest.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
@@ -15,7 +15,7 @@ export interface TableDifference {
 
 export interface RerunReport {
   readonly outDir: string;
-  /** The tables compared: the four, or a shard's two (runs.csv, runs.jsonl); and runs.parquet where the sweep wrote it. */
+  /** The tables compared: the four, or a shard's two (runs.csv, runs.jsonl); and runs.parquet where the sweep wrote it (a folder of runs.parquet only: without the two). */
   readonly tables: readonly string[];
   readonly identical: boolean;
   readonly differences: readonly TableDifference[];
@@ -33,8 +33,10 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
   // A shard's folder is rerun as that shard, and holds no summaries to compare.
   const shard = manifest.shard ?? undefined;
   const parquet = recordedParquet(manifest);
-  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet });
-  const text: readonly string[] = shard ? TABLE_FILES.filter((file) => file === OUTPUT_FILES.runsCsv || file === OUTPUT_FILES.runsJsonl) : TABLE_FILES;
+  const parquetOnly = recordedParquetOnly(manifest);
+  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet, parquetOnly });
+  const runTables: readonly string[] = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl];
+  const text = TABLE_FILES.filter((file) => (runTables.includes(file) ? !parquetOnly : !shard));
   // runs.parquet too, where the sweep wrote it: compared byte for byte like the others.
   const tables = parquet ? [...text, RUNS_PARQUET] : text;
   const differences = tables.flatMap((file) => {

@@ -20,13 +20,13 @@ import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
-import { recordedDataVersion, recordedParquet, type Manifest } from "./manifest.js";
+import { recordedDataVersion, recordedParquet, recordedParquetOnly, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
-import { RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
+import { completeRunsTables, parquetRowGroup, recordsFromParquet, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -58,6 +58,11 @@ export interface RunExperimentOptions {
   readonly shard?: Shard;
   /** Also write runs.parquet (the runs table, typed and columnar) once the sweep is complete. */
   readonly parquet?: boolean;
+  /**
+   * Keep the runs as runs.parquet only (implies parquet): runs.csv is not written, and runs.jsonl (the
+   * sweep's journal, which a resume continues) is removed once runs.parquet is written and recorded.
+   */
+  readonly parquetOnly?: boolean;
 }
 
 export interface RunCounts extends SinkCounts {
@@ -118,10 +123,13 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     removeLeftovers(outDir);
     // A resume keeps to the formats the folder's sweep was started with.
     const state = inspectResultFolder(outDir);
-    const options: RunExperimentOptions = { ...given, parquet: given.parquet === true || (given.resume === true && recordedParquet(state.manifest)) };
+    const resumed = given.resume === true;
+    const parquetOnly = given.parquetOnly === true || (resumed && recordedParquetOnly(state.manifest));
+    const parquet = parquetOnly || given.parquet === true || (resumed && recordedParquet(state.manifest));
+    const options: RunExperimentOptions = { ...given, parquet, parquetOnly };
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
-      if (options.parquet && !existsSync(join(outDir, RUNS_PARQUET))) writeRunsParquet(outDir);
+      completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
       return alreadyComplete(outDir, threads, plan);
     }
     // The tables are written anew from the first run: a runs.parquet of an earlier invocation would not be theirs.
@@ -187,7 +195,16 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       experiment: { path: loaded.path, hash: loaded.hash, name: experiment.name, source: loaded.source, ...(loaded.overrides ? { overrides: loaded.overrides } : {}) },
       resolved: experiment,
       shard,
-      options: { threads, outDir, batch: batchOptions, argv: options.argv ?? null, resume: options.resume ?? false, retryErrors: options.retryErrors ?? false, parquet: options.parquet ?? false },
+      options: {
+        threads,
+        outDir,
+        batch: batchOptions,
+        argv: options.argv ?? null,
+        resume: options.resume ?? false,
+        retryErrors: options.retryErrors ?? false,
+        parquet: options.parquet ?? false,
+        parquetOnly: options.parquetOnly ?? false,
+      },
       skipped: plan.skipped,
       startedAt: startedAt.toISOString(),
       ...extra,
@@ -195,7 +212,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   };
   // The manifest before the tables: a kill in between leaves a folder that a plain --resume continues.
   manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
-  const writer = new ResultWriter(outDir, { summaries: shard === null });
+  const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: !options.parquetOnly });
   const sink = new TableSink(writer, shard === null);
   let reused = 0;
   // The sweep (or shard) in order: each run is recorded already (and reused) or still to do. A whole
@@ -262,7 +279,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
-  if (!interrupted && options.parquet) writeRunsParquet(outDir);
+  const runsParquet = !interrupted && options.parquet ? writeRunsParquet(outDir, parquetRowGroup(shard)) : null;
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   // The coordinator's cost: its thread's CPU time where Linux tells it, else its event loop's busy time
@@ -272,7 +289,17 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const cpuSeconds = cpuAtStart === null || cpuNow === null ? null : cpuNow - cpuAtStart;
   const ran = sink.counts.recorded - reused;
   const coordinator = { cpuSeconds, busySeconds, microsecondsPerRun: ran > 0 ? ((cpuSeconds ?? busySeconds) * 1e6) / ran : null };
-  manifest(interrupted ? "interrupted" : "complete", { counts, violations: violationData, endedAt: endedAt.toISOString(), wallSeconds, peakRssMb, coordinator });
+  manifest(interrupted ? "interrupted" : "complete", {
+    counts,
+    violations: violationData,
+    ...(runsParquet === null ? {} : { runsParquet }),
+    endedAt: endedAt.toISOString(),
+    wallSeconds,
+    peakRssMb,
+    coordinator,
+  });
+  // Only once the manifest records runs.parquet: a kill before leaves runs.jsonl, which a resume finishes from.
+  if (runsParquet !== null && options.parquetOnly) removeTextRuns(outDir);
   return {
     outcome: interrupted ? "interrupted" : "complete",
     outDir,
@@ -364,6 +391,8 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
   if (manifest?.status === "complete" && manifest.experiment.hash === loaded.hash && !(options.retryErrors && manifest.counts.errors > 0)) {
     return "already-complete";
   }
+  // A folder that keeps its runs in runs.parquet only gives them back as records first.
+  if (manifest !== null && !state.hasRecords) recordsFromParquet(outDir, manifest, join(outDir, PREVIOUS_RUNS));
   const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
   if (path === null) return null;
   const settingsMatch =
