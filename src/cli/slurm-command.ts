@@ -22,6 +22,8 @@ export function slurmBuilder(yargs: Argv) {
     .option("account", { type: "string", describe: "Account to charge (sbatch --account)" })
     .option("max-parallel", { type: "number", describe: "Tasks of the array running at once (the array's %N)" })
     .option("array-limit", { type: "number", describe: "Task ids one job array may hold (the cluster's MaxArraySize − 1); more shards go in further arrays", default: DEFAULT_ARRAY_LIMIT })
+    .option("parquet", { type: "boolean", describe: "The merge also writes runs.parquet (merge --parquet)", default: false })
+    .option("parquet-only", { type: "boolean", describe: "Shards and merge keep their runs as runs.parquet only (run and merge --parquet-only): ~1/30 of the disk", default: false })
     .option("overwrite", { type: "boolean", describe: "Write the scripts again in a work folder that has them (its shard folders stay)", default: false });
 }
 
@@ -38,6 +40,8 @@ interface SlurmArguments {
   account?: string;
   maxParallel?: number;
   arrayLimit: number;
+  parquet: boolean;
+  parquetOnly: boolean;
   overwrite: boolean;
 }
 
@@ -69,6 +73,7 @@ export function slurmHandler(argv: SlurmArguments): number {
     ...(argv.account === undefined ? {} : { account: argv.account }),
     ...(maxParallel === undefined ? {} : { maxParallel }),
     arrayLimit,
+    parquet: argv.parquetOnly ? "only" : argv.parquet ? "also" : "none",
     overwrite: argv.overwrite,
   });
   process.stdout.write(

@@ -23,6 +23,8 @@ export interface SlurmScriptOptions {
   readonly account?: string;
   /** At most this many tasks of an array run at once (Slurm's `%`). */
   readonly maxParallel?: number;
+  /** The merged folder's runs.parquet: none, also (merge --parquet), or only (the shards and the merge --parquet-only). */
+  readonly parquet?: "none" | "also" | "only";
 }
 
 export interface SlurmScripts {
@@ -113,7 +115,7 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `exec >>${shellWord(logs)}/shard-"$shard".log 2>&1`,
     `echo "$(date -u +%FT%TZ) shard $shard/${layout.shards}: job \${SLURM_JOB_ID:-?} (array \${SLURM_ARRAY_JOB_ID:-?}, task $task) on $(hostname)"`,
     `exec ${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\`,
-    `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report`,
+    `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}`,
     "",
   ].join("\n");
   const merge = [
@@ -126,7 +128,7 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `#SBATCH --output=${join(logs, "merge-%j.out")}`,
     "set -euo pipefail",
     `${run} check ${shellWord(work)}`,
-    `exec ${run} merge ${shellWord(layout.out)} ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} --quiet`,
+    `exec ${run} merge ${shellWord(layout.out)} ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} --quiet${{ none: "", also: " --parquet", only: " --parquet-only" }[options.parquet ?? "none"]}`,
     "",
   ].join("\n");
   const arrays = slurmArrays(layout);

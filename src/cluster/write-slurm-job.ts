@@ -29,6 +29,8 @@ export interface SlurmJobOptions {
   readonly arrayLimit?: number;
   /** Replace the scripts of a work folder that has them (its shard folders stay). */
   readonly overwrite?: boolean;
+  /** runs.parquet in the merged folder: also (merge --parquet), or only (shards and merge --parquet-only). */
+  readonly parquet?: "none" | "also" | "only";
 }
 
 export interface SlurmJob {
@@ -78,6 +80,7 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.account === undefined ? {} : { account: options.account }),
     ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
+    parquet: options.parquet ?? "none",
   };
   const scripts = slurmScripts(scriptOptions);
   makeFolder(work);

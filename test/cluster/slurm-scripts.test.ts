@@ -67,6 +67,15 @@ describe("Slurm scripts", () => {
     expect(scripts.submit).toContain('--dependency=afterany:"$(IFS=:; echo "${jobs[*]}")"');
     expect(spawnSync("bash", ["-n", "-c", scripts.submit]).status).toBe(0);
     expect(spawnSync("bash", ["-n", "-c", scripts.merge]).status).toBe(0);
+    expect(scripts.shards).not.toContain("parquet");
+
+    // --parquet-only: the shards and the merge keep their runs as runs.parquet; --parquet: the merge writes it too.
+    const only = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "only" });
+    expect(only.shards).toContain(`--out ${work}/shards/"$shard" --resume --quiet --no-report --parquet-only\n`);
+    expect(only.merge).toContain(`merge /data/out ${work}/shards/{1..7} --quiet --parquet-only\n`);
+    const also = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "also" });
+    expect(also.shards).not.toContain("parquet");
+    expect(also.merge).toContain(`merge /data/out ${work}/shards/{1..7} --quiet --parquet\n`);
   });
 });
 
