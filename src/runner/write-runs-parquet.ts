@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryName, writeFileAtomicWith } from "../files/atomic-file.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
+import { InputError } from "../experiment/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { OUTPUT_FILES, writeManifest } from "../export/result-writer.js";
 import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";
@@ -57,7 +58,11 @@ export function completeRunsTables(folder: string, manifest: Manifest, { parquet
   const recorded = recordedRunsParquet(manifest);
   const options = (manifest as { options?: Record<string, unknown> }).options ?? {};
   if (recorded === null || !existsSync(join(folder, RUNS_PARQUET)) || options.parquetOnly !== parquetOnly || options.parquet !== true) {
-    const runsParquet = recorded !== null && existsSync(join(folder, RUNS_PARQUET)) ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
+    const kept = recorded !== null && existsSync(join(folder, RUNS_PARQUET));
+    if (!kept && !existsSync(join(folder, OUTPUT_FILES.runsJsonl))) {
+      throw new InputError(`${folder}: neither runs.jsonl nor the runs.parquet its manifest records is there to give the runs: --overwrite runs the sweep again`);
+    }
+    const runsParquet = kept ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
     writeManifest(folder, { ...manifest, options: { ...options, parquet: true, parquetOnly }, runsParquet });
   }
   if (parquetOnly) removeTextRuns(folder);
