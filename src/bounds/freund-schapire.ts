@@ -67,8 +67,8 @@ export interface FreundSchapire {
  * unit direction, and t = 1/γ minimising g(t) = R t + √E √(Σ_i (1 − t m_i)₊²), m_i = ŝ·u_i. g is convex
  * (a norm of affine maps, plus a linear term), and differentiable where some ξ_i > 0; its derivative
  * g'(t) = R − √E Σ_i ξ_i m_i / ‖ξ‖ rises from R − √E Σm_i/√n at t → 0. Beyond t_max = 1/min{m_i > 0}
- * only points with m_i ≤ 0 keep ξ_i > 0, where g' ≥ R > 0: the minimum lies in (0, t_max], found by
- * bisection on the sign of g'. If g' ≥ 0 already at 0 (or no m_i > 0), the infimum is E·n at t → 0 and
+ * only points with m_i ≤ 0 keep ξ_i > 0, where g' ≥ R > 0: the minimum lies in (0, t_max], found exactly
+ * (bestScale). If g' ≥ 0 already at 0 (or no m_i > 0), the infimum is E·n at t → 0 and
  * w = 0 is returned. The bound is then evaluated at w, rounded outward.
  */
 export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<number>, epochs: number): FreundSchapire {
@@ -87,29 +87,68 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
     if (m[i]! > 0 && m[i]! < smallestPositive) smallestPositive = m[i]!;
   }
   const radius = Math.sqrt(data.radiusSquared);
-  const root = Math.sqrt(epochs);
-  const slope = (t: number): number => {
-    let weighted = 0;
-    let squares = 0;
-    for (let i = 0; i < n; i++) {
-      const xi = 1 - t * m[i]!;
-      if (xi > 0) {
-        weighted += xi * m[i]!;
-        squares += xi * xi;
-      }
+  if (Number.isFinite(smallestPositive)) {
+    const best = bestScale(m, radius, epochs);
+    if (best > 0) {
+      const t = best * scale;
+      for (let j = 0; j < dim; j++) w[j] = t * separator[j]!;
     }
-    return squares > 0 ? radius - (root * weighted) / Math.sqrt(squares) : radius;
-  };
-  if (Number.isFinite(smallestPositive) && slope(0) < 0) {
-    let lo = 0;
-    let hi = 1 / smallestPositive;
-    for (let k = 0; k < 200 && hi - lo > hi * 1e-15; k++) {
-      const mid = lo + (hi - lo) / 2;
-      if (slope(mid) < 0) lo = mid;
-      else hi = mid;
-    }
-    const t = hi * scale;
-    for (let j = 0; j < dim; j++) w[j] = t * separator[j]!;
   }
   return { bound: freundSchapireBound(data, w, epochs), w };
+}
+
+/**
+ * The t > 0 minimising g(t) = R t + √E √S(t), S(t) = Σ_i (1 − t m_i)₊² (see freundSchapireAlong), or 0
+ * where g' ≥ 0 from the start. Exact, in O(n log n): g' is continuous and rises, and between the
+ * breakpoints 1/m_i (m_i > 0, in increasing order) the points with ξ_i > 0 are fixed, so with their
+ * a = Σ m_i, b = Σ m_i², c = their count, S = c − 2ta + t²b = D + b(a/b − t)², D = c − a²/b ≥ 0, and
+ * g'(t) = R − √E·b(a/b − t)/√S vanishes at t = a/b − R√(D/(b(Eb − R²))) (g' < 0 somewhere in the piece
+ * needs Eb > R²). The piece is the first whose right end has g' ≥ 0. (A bisection on the sign of g' took
+ * ~50 passes over the points for the same float64 answer: bounds equal to within 1.3·10⁻¹⁵ on 20 000
+ * random data sets.)
+ */
+function bestScale(m: Float64Array, radius: number, epochs: number): number {
+  // The positive m_i, largest first: the k-th breakpoint 1/positive[k] drops positive[k] from the sums.
+  const positive = m.filter((value) => value > 0).sort().reverse();
+  const count = positive.length;
+  // The sums over the points still in (the non-positive ones, and positive[k..]), from the smallest
+  // positive up, never by subtraction.
+  let restA = 0;
+  let restB = 0;
+  for (let i = 0; i < m.length; i++) {
+    if (m[i]! <= 0) {
+      restA += m[i]!;
+      restB += m[i]! * m[i]!;
+    }
+  }
+  const sumA = new Float64Array(count + 1);
+  const sumB = new Float64Array(count + 1);
+  sumA[count] = restA;
+  sumB[count] = restB;
+  for (let k = count - 1; k >= 0; k--) {
+    sumA[k] = sumA[k + 1]! + positive[k]!;
+    sumB[k] = sumB[k + 1]! + positive[k]! * positive[k]!;
+  }
+  const root = Math.sqrt(epochs);
+  const slope = (t: number, k: number) => {
+    const a = sumA[k]!;
+    const s = m.length - k - 2 * t * a + t * t * sumB[k]!;
+    return s > 0 ? radius - (root * (a - t * sumB[k]!)) / Math.sqrt(s) : radius;
+  };
+  if (!(slope(0, 0) < 0)) return 0;
+  // Piece k: t in [1/positive[k−1], 1/positive[k]] (from 0 for k = 0), without the k largest m_i.
+  for (let k = 0; k < count; k++) {
+    const left = k === 0 ? 0 : 1 / positive[k - 1]!;
+    const right = 1 / positive[k]!;
+    if (slope(right, k) >= 0) {
+      const a = sumA[k]!;
+      const b = sumB[k]!;
+      const D = Math.max(0, m.length - k - (a * a) / b);
+      const t = a / b - radius * Math.sqrt(D / (b * (epochs * b - radius * radius)));
+      // Rounding can put the root a hair outside its piece: the piece's end is then the answer.
+      return Number.isFinite(t) ? Math.min(right, Math.max(left, t)) : right;
+    }
+  }
+  // Beyond the last breakpoint only points with m_i ≤ 0 are in, where g' ≥ R > 0.
+  return 1 / positive[count - 1]!;
 }
