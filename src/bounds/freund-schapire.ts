@@ -79,27 +79,22 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
   if (!(norm2 > 0) || !Number.isFinite(norm2)) return { bound: freundSchapireBound(data, w, epochs), w };
   const scale = 1 / Math.sqrt(norm2);
   const m = new Float64Array(n);
-  let smallestPositive = Infinity;
   for (let i = 0; i < n; i++) {
     let dot = 0;
     for (let j = 0; j < dim; j++) dot += separator[j]! * u[i * dim + j]!;
     m[i] = dot * scale;
-    if (m[i]! > 0 && m[i]! < smallestPositive) smallestPositive = m[i]!;
   }
-  const radius = Math.sqrt(data.radiusSquared);
-  if (Number.isFinite(smallestPositive)) {
-    const best = bestScale(m, radius, epochs);
-    if (best > 0) {
-      const t = best * scale;
-      for (let j = 0; j < dim; j++) w[j] = t * separator[j]!;
-    }
+  const best = bestScale(m, Math.sqrt(data.radiusSquared), epochs);
+  if (best > 0) {
+    const t = best * scale;
+    for (let j = 0; j < dim; j++) w[j] = t * separator[j]!;
   }
   return { bound: freundSchapireBound(data, w, epochs), w };
 }
 
 /**
  * The t > 0 minimising g(t) = R t + √E √S(t), S(t) = Σ_i (1 − t m_i)₊² (see freundSchapireAlong), or 0
- * where g' ≥ 0 from the start. Exact, in O(n log n): g' is continuous and rises, and between the
+ * where g' ≥ 0 from the start (so where no m_i > 0: then g'(0) = R − √E Σm_i/√n ≥ R). Exact, in O(n log n): g' is continuous and rises, and between the
  * breakpoints 1/m_i (m_i > 0, in increasing order) the points with ξ_i > 0 are fixed, so with their
  * a = Σ m_i, b = Σ m_i², c = their count, S = c − 2ta + t²b = D + b(a/b − t)², D = c − a²/b ≥ 0, and
  * g'(t) = R − √E·b(a/b − t)/√S vanishes at t = a/b − R√(D/(b(Eb − R²))) (g' < 0 somewhere in the piece

@@ -20,6 +20,10 @@ export interface Manifest {
   /** The shard the folder holds, or null for a whole sweep. */
   readonly shard: Shard | null;
   readonly skipped: unknown;
+  /** How the sweep was run (run's options; a merge records its parquet and parquetOnly). */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** The complete folder's runs.parquet (see recordedRunsParquet). */
+  readonly runsParquet?: RunsParquetDigest;
   readonly counts: {
     readonly runs: number;
     readonly recorded: number;
@@ -40,7 +44,7 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
 
 /** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
 export function recordedParquet(manifest: Manifest | null): boolean {
-  return (manifest as { options?: { parquet?: unknown } } | null)?.options?.parquet === true;
+  return manifest?.options?.parquet === true;
 }
 
 /**
@@ -48,13 +52,13 @@ export function recordedParquet(manifest: Manifest | null): boolean {
  * checks the file against it. Null where the folder has none, or was written before 0.7.
  */
 export function recordedRunsParquet(manifest: Manifest | null): RunsParquetDigest | null {
-  const digest = (manifest as { runsParquet?: RunsParquetDigest } | null)?.runsParquet;
+  const digest = manifest?.runsParquet;
   return digest !== undefined && typeof digest.sha256 === "string" ? digest : null;
 }
 
 /** Whether the folder keeps its runs as runs.parquet only (run --parquet-only): runs.jsonl and runs.csv go once it is written. */
 export function recordedParquetOnly(manifest: Manifest | null): boolean {
-  return (manifest as { options?: { parquetOnly?: unknown } } | null)?.options?.parquetOnly === true;
+  return manifest?.options?.parquetOnly === true;
 }
 
 /** The folder's manifest, or null when it has none; one that does not parse is refused by name. */

@@ -8,7 +8,7 @@ import { OUTPUT_FILES, writeManifest } from "../export/result-writer.js";
 import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
-import { recordedRunsParquet, type Manifest } from "./manifest.js";
+import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
 
 export const RUNS_PARQUET = "runs.parquet";
@@ -56,14 +56,13 @@ export function removeTextRuns(folder: string): void {
 export function completeRunsTables(folder: string, manifest: Manifest, { parquet, parquetOnly }: { readonly parquet: boolean; readonly parquetOnly: boolean }): void {
   if (!parquet) return;
   const recorded = recordedRunsParquet(manifest);
-  const options = (manifest as { options?: Record<string, unknown> }).options ?? {};
-  if (recorded === null || !existsSync(join(folder, RUNS_PARQUET)) || options.parquetOnly !== parquetOnly || options.parquet !== true) {
-    const kept = recorded !== null && existsSync(join(folder, RUNS_PARQUET));
+  const kept = recorded !== null && existsSync(join(folder, RUNS_PARQUET));
+  if (!kept || !recordedParquet(manifest) || recordedParquetOnly(manifest) !== parquetOnly) {
     if (!kept && !existsSync(join(folder, OUTPUT_FILES.runsJsonl))) {
       throw new InputError(`${folder}: neither runs.jsonl nor the runs.parquet its manifest records is there to give the runs: --overwrite runs the sweep again`);
     }
     const runsParquet = kept ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
-    writeManifest(folder, { ...manifest, options: { ...options, parquet: true, parquetOnly }, runsParquet });
+    writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly }, runsParquet });
   }
   if (parquetOnly) removeTextRuns(folder);
 }
