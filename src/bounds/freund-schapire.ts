@@ -104,8 +104,11 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
  */
 function bestScale(m: Float64Array, radius: number, epochs: number): number {
   // The positive m_i, largest first: the k-th breakpoint 1/positive[k] drops positive[k] from the sums.
-  const positive = m.filter((value) => value > 0).sort().reverse();
-  const count = positive.length;
+  // Gathered by a loop: a typed array's filter (a call a value) took 7 µs of n = 100, this 0.3.
+  const positive = new Float64Array(m.length);
+  let count = 0;
+  for (let i = 0; i < m.length; i++) if (m[i]! > 0) positive[count++] = m[i]!;
+  positive.subarray(0, count).sort().reverse();
   // The sums over the points still in (the non-positive ones, and positive[k..]), from the smallest
   // positive up, never by subtraction.
   let restA = 0;
