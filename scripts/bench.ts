@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,maxMargin,sweep,grid,scaling,peer,memory]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,stages,maxMargin,sweep,grid,scaling,peer,memory]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after half a second of warm-up.
  *
@@ -12,6 +12,14 @@
  *             on the same data (cReference).
  * generation  random values per second of the planted generator (n·d per data set), and standard normals
  *             per second filling an array of 2^20, for each data version (THEORY.md, "Data versions").
+ * stages      where a small run's time goes (n = 100, d = 10, margin 0.1, from ŵ(0) = 0, no max-margin):
+ *             microseconds a run in each step of executeRun, each timed around its own call on one warm
+ *             thread, 20 000 runs after as many of warm-up: the data (its stream and the planted generator),
+ *             the learner's copy, the perceptron, the planted separator's bounds, its Freund–Schapire bound,
+ *             then the whole executeRun of the same run (its steps again, the row, and what the steps
+ *             above leave out: `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
+ *             The lowest mean of three passes, step by step. A guide to where to look, not a budget: each
+ *             step timed alone runs with warmer caches than inside a run.
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data: medians over 201, 21 and 3 data sets, so that
  *             the small case is timed with the solver compiled, as in a sweep of thousands of runs.
@@ -42,7 +50,7 @@
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
  *
- * kernel, generation and maxMargin run the TypeScript sources (under tsx); sweep and memory the compiled
+ * kernel, generation, stages and maxMargin run the TypeScript sources (under tsx); sweep and memory the compiled
  * output (dist/, which `npm install` builds; `npm run build` after a change).
  */
 import { execFileSync } from "node:child_process";
@@ -51,9 +59,16 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
+import { computeBounds } from "../src/bounds/convergence-bounds.js";
+import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
+import { generateData } from "../src/generators/generate-data.js";
+import { batchOutput } from "../src/pool/batch-output.js";
+import { executeRun } from "../src/run/execute-run.js";
+import type { RunRow } from "../src/run/run-types.js";
+import { batchSpecs } from "../src/sweep/run-batch.js";
 import { generatePlanted } from "../src/generators/planted.js";
-import { toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
+import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../src/random/data-version.js";
 import { createDraws } from "../src/random/random-draws.js";
@@ -66,7 +81,7 @@ import { compiled, COMPILED_CLI } from "./compiled.js";
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
 const cReference = process.argv.includes("--c-reference");
-/** --only kernel,generation,maxMargin,sweep,grid,scaling,peer,memory: a subset of the sections (all by default). */
+/** --only kernel,generation,stages,maxMargin,sweep,grid,scaling,peer,memory: a subset of the sections (all by default). */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
 
@@ -149,6 +164,52 @@ function generation() {
   };
   const byVersion = Object.fromEntries(DATA_VERSIONS.map((version) => [version, { valuesPerSecond: planted(version), normalsPerSecond: normals(version) }]));
   return { n, d, valuesPerSecond: byVersion[LATEST_DATA_VERSION]!.valuesPerSecond, byVersion };
+}
+
+const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreundSchapire", "run", "rest", "linesAndDigest"] as const;
+
+async function stages() {
+  const runs = 20_000;
+  const specs = (await smallBatches(2 * runs)).flatMap(batchSpecs);
+  const pass = (from: number): Record<(typeof STAGES)[number], number> => {
+    const total = new Float64Array(STAGES.length);
+    let rows: RunRow[] = [];
+    let at = process.hrtime.bigint();
+    const lap = (stage: number) => {
+      const now = process.hrtime.bigint();
+      total[stage]! += Number(now - at) / 1e3;
+      at = now;
+    };
+    for (const spec of specs.slice(from, from + runs)) {
+      at = process.hrtime.bigint();
+      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion));
+      lap(0);
+      const learner = toLearnerCoordinates(data, spec.bias);
+      lap(1);
+      const zero = new Float64Array(learner.dim);
+      at = process.hrtime.bigint();
+      const perceptron = runPerceptron(learner, { eta: spec.eta, initialWeights: zero, order: spec.order, maxEpochs: spec.maxEpochs });
+      lap(2);
+      const planted = plantedSeparator(data, spec.bias)!;
+      computeBounds(learner, planted, spec.eta, zero);
+      lap(3);
+      freundSchapireAlong(learner, planted, perceptron.epochs);
+      lap(4);
+      rows.push(executeRun(spec));
+      lap(5);
+      if (rows.length === 1000) {
+        batchOutput(rows);
+        lap(7);
+        rows = [];
+      }
+    }
+    total[6] = total[5]! - total[0]! - total[1]! - total[2]! - total[3]! - total[4]!;
+    return Object.fromEntries(STAGES.map((stage, k) => [stage, total[k]! / runs])) as Record<(typeof STAGES)[number], number>;
+  };
+  pass(runs); // warm-up
+  const passes = [pass(0), pass(0), pass(0)];
+  const microsecondsPerRun = Object.fromEntries(STAGES.map((stage) => [stage, Math.min(...passes.map((figures) => figures[stage]))]));
+  return { runs, microsecondsPerRun };
 }
 
 function maxMargin() {
@@ -345,6 +406,7 @@ const results = {
   machine,
   ...(want("kernel") ? { kernel: { large: kernel(20_000, 500, 10), small: kernel(2_000, 100, 40) } } : {}),
   ...(want("generation") ? { generation: generation() } : {}),
+  ...(want("stages") ? { stages: await stages() } : {}),
   ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
   ...(want("sweep") ? { sweep: await sweep() } : {}),
   ...(want("grid") ? { grid: grid() } : {}),
@@ -368,6 +430,10 @@ if (results.generation) {
   for (const [version, figures] of Object.entries(results.generation.byVersion)) {
     console.log(`generation, data version ${version}       ${e(figures.valuesPerSecond)} values/s (planted, n 2 000, d 100), ${e(figures.normalsPerSecond)} normals/s (filling 2^20)`);
   }
+}
+if (results.stages) {
+  const figures = results.stages.microsecondsPerRun;
+  console.log(`stages of a small run, µs        ${STAGES.map((stage) => `${stage} ${figures[stage]!.toFixed(1)}`).join(", ")}`);
 }
 if (results.maxMargin) {
   console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
