@@ -103,8 +103,8 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
  * random data sets.)
  */
 function bestScale(m: Float64Array, radius: number, epochs: number): number {
-  // The positive m_i, largest first: the k-th breakpoint 1/positive[k] drops positive[k] from the sums.
-  // Gathered by a loop: a typed array's filter (a call a value) took 7 µs of n = 100, this 0.3.
+  // The positive m_i, largest first, in positive[0..count): the k-th breakpoint 1/positive[k] drops
+  // positive[k] from the sums. Gathered by a loop: a typed array's filter (a call a value) took 7 µs of n = 100, this 0.3.
   const positive = new Float64Array(m.length);
   let count = 0;
   for (let i = 0; i < m.length; i++) if (m[i]! > 0) positive[count++] = m[i]!;
