@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { LineFile } from "./line-file.js";
+import type { RunTables } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
@@ -44,7 +45,7 @@ export class ResultWriter {
 
   /** Rows in sweep order, a batch at a time (one write per table): both run tables' lines, formatted by runLines, as text or UTF-8 bytes. */
   writeRuns(lines: { readonly jsonl: string | Uint8Array; readonly csv: string | Uint8Array }): void {
-    if (lines.jsonl.length === 0) return;
+    if (lines.jsonl.length === 0 && lines.csv.length === 0) return;
     this.#runsJsonl?.write(lines.jsonl);
     this.#runsCsv?.write(lines.csv);
   }
@@ -66,9 +67,9 @@ export class ResultWriter {
     for (const file of this.#tables()) file.sync();
   }
 
-  /** Whether rows go to a text table (else only their summaries are written). */
-  get writesRuns(): boolean {
-    return this.#runsJsonl !== null || this.#runsCsv !== null;
+  /** The run tables this folder writes (a sweep's lines are formatted for these only). */
+  get runTables(): RunTables {
+    return { jsonl: this.#runsJsonl !== null, csv: this.#runsCsv !== null };
   }
 
   /** Summary rows written so far (0 for a folder without summaries). */

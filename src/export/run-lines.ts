@@ -3,11 +3,19 @@ import { csvField } from "./csv-line.js";
 import { checkedRecord } from "./record-check.js";
 import { RUN_COLUMNS } from "./run-columns.js";
 
-/** The lines of a batch of rows in runs.jsonl and runs.csv, in order (`jsonl: false`: the CSV lines only). */
+/** The lines of a batch of rows in runs.jsonl and runs.csv, in order ("" for a table not asked for). */
 export interface RunLines {
   readonly jsonl: string;
   readonly csv: string;
 }
+
+/** Which run tables a folder writes, and so which lines are formatted: runs.jsonl, runs.csv. */
+export interface RunTables {
+  readonly jsonl: boolean;
+  readonly csv: boolean;
+}
+
+export const BOTH_RUN_TABLES: RunTables = { jsonl: true, csv: true };
 
 /** Each key of a runs.jsonl line with what precedes it: `{"run":`, `,"grid":`, … */
 const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`);
@@ -22,7 +30,7 @@ const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.s
  * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows. A jsonl
  * line ends with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`.
  */
-export function runLines(rows: readonly RunRow[], { jsonl: withJsonl = true } = {}): RunLines {
+export function runLines(rows: readonly RunRow[], { jsonl: withJsonl, csv: withCsv }: RunTables = BOTH_RUN_TABLES): RunLines {
   let jsonl = "";
   let csv = "";
   for (const row of rows) {
@@ -43,10 +51,10 @@ export function runLines(rows: readonly RunRow[], { jsonl: withJsonl = true } = 
         field = "";
       }
       if (withJsonl) line += JSON_KEYS[k]! + json;
-      csv += k === 0 ? field : `,${field}`;
+      if (withCsv) csv += k === 0 ? field : `,${field}`;
     }
     if (withJsonl) jsonl += `${checkedRecord(line)}\n`;
-    csv += "\n";
+    if (withCsv) csv += "\n";
   }
   return { jsonl, csv };
 }

@@ -1,5 +1,5 @@
 import { digestRows, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
-import { runLines } from "../export/run-lines.js";
+import { BOTH_RUN_TABLES, runLines, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
 
 /**
@@ -24,12 +24,13 @@ export interface RunLineBytes {
 
 /**
  * The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged.
- * `records`: the rows' runs.jsonl lines as read from a file of this version, whose checks were verified
- * (merge copies them rather than format them again).
+ * `tables`: the run tables the folder writes (the lines of the others are empty, not formatted); `records`:
+ * the rows' runs.jsonl lines as read from a file of this version, whose checks were verified (merge copies
+ * them rather than format them again).
  */
-export function batchOutput(rows: readonly RunRow[], records?: string): BatchOutput {
-  const { jsonl, csv } = runLines(rows, { jsonl: records === undefined });
-  return { lines: { jsonl: UTF8.encode(records ?? jsonl), csv: UTF8.encode(csv) }, digest: digestRows(rows) };
+export function batchOutput(rows: readonly RunRow[], { tables = BOTH_RUN_TABLES, records }: { readonly tables?: RunTables; readonly records?: string | undefined } = {}): BatchOutput {
+  const { jsonl, csv } = runLines(rows, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
+  return { lines: { jsonl: UTF8.encode(tables.jsonl ? (records ?? jsonl) : ""), csv: UTF8.encode(csv) }, digest: digestRows(rows) };
 }
 
 /** Plain Uint8Arrays (not Buffers, which arrive from a thread as Uint8Arrays anyway): the same type on both sides. */

@@ -100,7 +100,7 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))]);
+      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables });
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
     }
   }

@@ -33,5 +33,5 @@ export default function runBatch(batch: RunBatch): BatchOutput {
     }
     return executeRunSafely(spec, dataSets);
   });
-  return batchOutput(rows);
+  return batchOutput(rows, { tables: batch.tables });
 }

@@ -214,6 +214,8 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
   const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: !options.parquetOnly });
   const sink = new TableSink(writer, shard === null);
+  // The lines of the tables the folder writes, and no others (runs.csv is not formatted for --parquet-only).
+  const tables = writer.runTables;
   let reused = 0;
   // The sweep (or shard) in order: each run is recorded already (and reused) or still to do. A whole
   // sweep with nothing recorded goes point by point, without a spec (nor a seed to hash) per run.
@@ -256,9 +258,9 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       }
       if ("recorded" in segment) {
         reused += segment.recorded.length;
-        window.push(Promise.resolve(batchOutput(segment.recorded)));
+        window.push(Promise.resolve(batchOutput(segment.recorded, { tables })));
       } else {
-        window.push(pool.run({ settings: plan.settings, ranges: segment.ranges }));
+        window.push(pool.run({ settings: plan.settings, ranges: segment.ranges, tables }));
       }
       if (window.length >= limit) consume(await next());
     }

@@ -2,13 +2,11 @@ import { PointSummariser } from "../aggregate/point-summariser.js";
 import { SpillFolder } from "../aggregate/spill-folder.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
-import { digestRows, DIGEST_FLAGS, DIGEST_VIOLATIONS, DIGEST_WIDTH, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
+import { DIGEST_FLAGS, DIGEST_VIOLATIONS, DIGEST_WIDTH, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
 import { SPILL_PREFIX } from "./result-folder.js";
-
-const NO_LINES = { jsonl: new Uint8Array(0), csv: new Uint8Array(0) };
 
 /** How many failed runs are kept for the message, and how many violating runs' data sets are written. */
 const KEEP_ERRORS = 5;
@@ -85,8 +83,7 @@ export class TableSink {
 
   /** Rows in sweep order (reused by a resume, or merged from shards); `records`: their runs.jsonl lines, as batchOutput takes them. */
   writeRows(rows: readonly RunRow[], records?: string): void {
-    // Without text tables (a merge to runs.parquet only) the rows are not formatted at all.
-    this.write(this.#writer.writesRuns ? batchOutput(rows, records) : { lines: NO_LINES, digest: digestRows(rows) });
+    this.write(batchOutput(rows, { tables: this.#writer.runTables, records }));
   }
 
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */

@@ -1,3 +1,4 @@
+import type { RunTables } from "../export/run-lines.js";
 import type { DataVersion } from "../random/data-version.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
 import { seedOf, seedPrefix } from "./run-seed.js";
@@ -36,6 +37,8 @@ export interface RunRange {
 export interface RunBatch {
   readonly settings: RunSettings;
   readonly ranges: readonly RunRange[];
+  /** The run tables whose lines the worker formats (default both): a sweep that keeps runs.parquet only writes no runs.csv. */
+  readonly tables?: RunTables;
 }
 
 /** The spec of one run: its place, its seed (see runSeed), the point's parameters, the sweep's settings. */
@@ -73,7 +76,7 @@ export function batchLength(batch: RunBatch): number {
 /** A batch of one run for each run of `batch`, in order (to retry a failed batch run by run). */
 export function singleRuns(batch: RunBatch): RunBatch[] {
   return batch.ranges.flatMap(({ point, from, to }) =>
-    Array.from({ length: to - from }, (_, k) => ({ settings: batch.settings, ranges: [{ point, from: from + k, to: from + k + 1 }] })),
+    Array.from({ length: to - from }, (_, k) => ({ ...batch, ranges: [{ point, from: from + k, to: from + k + 1 }] })),
   );
 }
 

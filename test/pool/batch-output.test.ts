@@ -17,3 +17,16 @@ describe("joinOutputs", () => {
     expect(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))])).toEqual(whole);
   });
 });
+
+describe("batchOutput", () => {
+  it("formats the lines of the tables asked for only, each as it is with both", () => {
+    const specs = batchSpecs({ settings: TEST_SETTINGS, ranges: [{ point: sweepPoint(0, pointParameters({ n: 30, d: 3 }), 3), from: 0, to: 3 }] });
+    const rows = specs.map((spec) => executeRun(spec));
+    const both = batchOutput(rows);
+    expect(both.lines.jsonl.length).toBeGreaterThan(0);
+    expect(both.lines.csv.length).toBeGreaterThan(0);
+    expect(batchOutput(rows, { tables: { jsonl: true, csv: false } })).toEqual({ lines: { jsonl: both.lines.jsonl, csv: new Uint8Array(0) }, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: true } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: both.lines.csv }, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: false } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: new Uint8Array(0) }, digest: both.digest });
+  });
+});

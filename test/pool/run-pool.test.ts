@@ -20,6 +20,11 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     expect(specs.map((spec) => [spec.run, spec.point, spec.repeat])).toEqual([[0, 0, 0], [1, 0, 1], [3, 1, 1]]);
     const rows = specs.map((spec) => executeRun(spec));
     expect(await pool.run(batch)).toEqual(batchOutput(rows));
+    // A sweep that keeps runs.parquet only asks for no runs.csv lines: the thread does not format them.
+    const jsonlOnly = { jsonl: true, csv: false };
+    const output = await pool.run({ ...batch, tables: jsonlOnly });
+    expect(output).toEqual(batchOutput(rows, { tables: jsonlOnly }));
+    expect(output.lines.csv.length).toBe(0);
   });
 
   it("turns a run that throws into an error row and runs the rest", async () => {
