@@ -89,3 +89,13 @@ export function bytesDigest(...arrays: ArrayBufferView[]): string {
 export function plantedPoint(overrides: Partial<PointParameters> = {}): PointParameters {
   return { generator: "planted", data: null, n: 60, d: 2, margin: 0.1, radius: 1, offset: 0, noise: 0, overlap: 0, c: null, bias: true, eta: 1, init: "zero", order: "cyclic", ...overrides };
 }
+
+/**
+ * A grid whose runs hold every kind of value a run table holds: unconverged runs (noise: pocket errors,
+ * null ratios), offsets and both inits, and the three-point family (expected counts, no planted columns:
+ * nulls of every type). For the tests of the runs tables' formats.
+ */
+export const EVERY_VALUE_GRID = [
+  { n: [30], d: [3], margin: [0.1], offset: [0, 0.3], noise: [0, 0.1], init: ["zero", "normal:1"] },
+  { generator: "three-point", c: [1.5, 2] },
+];

@@ -14,19 +14,9 @@ import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { writeRunsParquet } from "../../src/runner/write-runs-parquet.js";
-import { temporaryFolder } from "../helpers.js";
+import { EVERY_VALUE_GRID, temporaryFolder } from "../helpers.js";
 
-// Every kind of value a run table holds: unconverged runs (noise), offsets and both inits, the three-point
-// family (expected counts, no planted columns: nulls of every type).
-const source = {
-  name: "parquet-only",
-  repeats: 3,
-  maxEpochs: 30,
-  grid: [
-    { n: [30], d: [3], margin: [0.1], offset: [0, 0.3], noise: [0, 0.1], init: ["zero", "normal:1"] },
-    { generator: "three-point", c: [1.5, 2] },
-  ],
-};
+const source = { name: "parquet-only", repeats: 3, maxEpochs: 30, grid: EVERY_VALUE_GRID };
 const experiment = (repeats = source.repeats, optimal = false): LoadedExperiment => {
   const changed = { ...source, repeats, optimal };
   return { path: "inline.json", experiment: parseExperiment(changed, "inline"), source: changed, hash: `${repeats}${optimal}`.padEnd(64, "0") };

@@ -9,19 +9,9 @@ import { mergeShards } from "../../src/runner/merge-shards.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { writeRunsParquet } from "../../src/runner/write-runs-parquet.js";
-import { temporaryFolder } from "../helpers.js";
+import { EVERY_VALUE_GRID, temporaryFolder } from "../helpers.js";
 
-// Noise leaves runs unconverged (null FS-free columns, pocket errors); offsets and both inits fill the rest;
-// the three-point family has expected counts and no planted columns (nulls of every type).
-const source = {
-  name: "parquet",
-  repeats: 3,
-  maxEpochs: 30,
-  grid: [
-    { n: [30], d: [3], margin: [0.1], offset: [0, 0.3], noise: [0, 0.1], init: ["zero", "normal:1"] },
-    { generator: "three-point", c: [1.5, 2] },
-  ],
-};
+const source = { name: "parquet", repeats: 3, maxEpochs: 30, grid: EVERY_VALUE_GRID };
 const loaded: LoadedExperiment = { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "e".repeat(64) };
 
 const bytes = (folder: string) => readFileSync(join(folder, "runs.parquet"));
