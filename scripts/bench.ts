@@ -40,7 +40,12 @@
  *             command as above, median of three: the coordinator's cost per grid point (its summary
  *             row and lines), which the one-point sweep above does not show.
  * scaling     runs per second of 20 000 small runs at 1, 2, 4, … threads up to the machine's available
- *             parallelism, the shipped command as above, median of three each, and the speedup over 1.
+ *             parallelism, the shipped command as above, median of three each, and the speedup over 1;
+ *             beside it the CPU time a run of the whole process (every thread, start-up included: Linux's
+ *             /proc/self/stat, children's times) and of its main thread (the manifest's coordinator
+ *             cpuSeconds). Where the process's CPU a run stays flat as threads are added, a speedup below the
+ *             thread count is the share of that CPU outside the workers (start-up, V8's compiler and
+ *             garbage-collector threads, the coordinator) competing for the same cores.
  * peer        the numpy + numba peer (../shared/peer, or PEER_DIR; PEER_PYTHON names a Python with numpy
  *             and numba) on its small (100 000 runs of n 100, d 10, margin 0.1) and heavy (4 000 runs of
  *             n 1 000, d 50, margin 0.05) sweeps against the tool on the same, at 1 worker and at every
@@ -235,24 +240,66 @@ const SMALL_RUNS = { optimal: false, grid: { n: 100, d: 10, margin: 0.1 } };
  * `runs` small runs through the shipped command (`node dist/cli/main.js run`) in a process of its own:
  * runs per second over the wall time its manifest records, and the process's peak RSS in MB.
  */
-function cliSweep(runs: number, threads: number): { runsPerSecond: number; peakRssMb: number } {
+function cliSweep(runs: number, threads: number): CliSweep {
   return cliExperiment({ name: "bench", repeats: runs, ...SMALL_RUNS }, runs, threads);
 }
 
-/** An experiment of `runs` runs through the shipped command, as cliSweep. */
-function cliExperiment(experiment: object, runs: number, threads: number): { runsPerSecond: number; peakRssMb: number } {
+/** An experiment of `runs` runs through the shipped command, as cliSweep; with its CPU time (see childCpuSeconds). */
+function cliExperiment(experiment: object, runs: number, threads: number): CliSweep {
   const folder = mkdtempSync(join(tmpdir(), "perceptron-lab-bench-"));
   try {
     const file = join(folder, "bench.json");
     writeFileSync(file, JSON.stringify(experiment));
     const out = join(folder, "out");
+    const cpuBefore = childCpuSeconds();
     execFileSync(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--threads", String(threads), "--quiet", "--no-report"], { stdio: ["ignore", "ignore", "inherit"] });
-    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number; peakRssMb: number };
-    return { runsPerSecond: runs / manifest.wallSeconds, peakRssMb: manifest.peakRssMb };
+    const cpuAfter = childCpuSeconds();
+    const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number; peakRssMb: number; coordinator: { cpuSeconds: number | null } };
+    return {
+      runsPerSecond: runs / manifest.wallSeconds,
+      peakRssMb: manifest.peakRssMb,
+      cpuMicrosecondsPerRun: cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) / runs) * 1e6,
+      coordinatorMicrosecondsPerRun: manifest.coordinator.cpuSeconds === null ? null : (manifest.coordinator.cpuSeconds / runs) * 1e6,
+    };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+interface CliSweep {
+  readonly runsPerSecond: number;
+  readonly peakRssMb: number;
+  /** The process's CPU time, every thread and its start-up included, over its runs (null off Linux). */
+  readonly cpuMicrosecondsPerRun: number | null;
+  /** Its main thread's (the coordinator's) CPU time over its runs, as its manifest records it. */
+  readonly coordinatorMicrosecondsPerRun: number | null;
+}
+
+/**
+ * CPU seconds (user and system) of every child process this one has waited for, all their threads: the
+ * cutime and cstime fields of Linux's /proc/self/stat, in clock ticks; null elsewhere. The difference
+ * around one execFileSync is that command's CPU time.
+ */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // The fields after the command name (which may hold spaces, so split after its closing parenthesis):
+    // state is field 3, cutime and cstime fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks a second (getconf CLK_TCK; 100 on Linux's usual builds). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /** The small sweep's batches of 1 000 runs, planned by the compiled modules. */
 async function smallBatches(runs: number): Promise<RunBatch[]> {
@@ -314,7 +361,14 @@ function threadCounts(): number[] {
 /** 20 000 small runs at 1, 2, 4, … threads up to the machine's cores, median of three each. */
 function scaling() {
   const runs = 20_000;
-  const rows = threadCounts().map((threads) => ({ threads, runsPerSecond: median([0, 1, 2].map(() => cliSweep(runs, threads).runsPerSecond)) }));
+  const rows = threadCounts().map((threads) => {
+    const sweeps = [0, 1, 2].map(() => cliSweep(runs, threads));
+    const of = (figure: (sweep: CliSweep) => number | null) => {
+      const values = sweeps.map(figure);
+      return values.some((value) => value === null) ? null : median(values as number[]);
+    };
+    return { threads, runsPerSecond: of((sweep) => sweep.runsPerSecond)!, cpuMicrosecondsPerRun: of((sweep) => sweep.cpuMicrosecondsPerRun), coordinatorMicrosecondsPerRun: of((sweep) => sweep.coordinatorMicrosecondsPerRun) };
+  });
   const one = rows[0]!.runsPerSecond;
   return { runs, rows: rows.map((row) => ({ ...row, speedup: row.runsPerSecond / one })) };
 }
@@ -449,6 +503,8 @@ if (s) {
 if (results.grid) console.log(`grid of ${results.grid.points} points of ${results.grid.repeats} runs, 2 threads: ${Math.round(results.grid.pointsPerSecond)} points/s`);
 if (results.scaling) {
   console.log(`scaling, ${results.scaling.runs} small runs     ${results.scaling.rows.map((row) => `${row.threads} thread${row.threads > 1 ? "s" : ""}: ${Math.round(row.runsPerSecond)}/s (${row.speedup.toFixed(2)}×)`).join(", ")}`);
+  const micro = (value: number | null) => (value === null ? "?" : value.toFixed(0));
+  console.log(`  CPU µs a run (process / main)   ${results.scaling.rows.map((row) => `${row.threads}: ${micro(row.cpuMicrosecondsPerRun)} / ${micro(row.coordinatorMicrosecondsPerRun)}`).join(", ")}`);
 }
 if (results.peer) {
   if ("skipped" in results.peer) console.log(`peer: skipped: ${results.peer.skipped}`);
