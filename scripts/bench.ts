@@ -78,8 +78,7 @@ import { createDraws } from "../src/random/random-draws.js";
 import { createRandom } from "../src/random/seeded-random.js";
 import { executeRun } from "../src/run/execute-run.js";
 import type { RunRow } from "../src/run/run-types.js";
-import { batchSpecs } from "../src/sweep/run-batch.js";
-import type { RunBatch } from "../src/sweep/run-batch.js";
+import { batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
 import runBatches from "./bench-in-thread.js";
 import { compiled, COMPILED_CLI } from "./compiled.js";
 
