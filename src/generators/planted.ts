@@ -1,4 +1,5 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
+import { ScratchArray } from "../math/scratch-array.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
@@ -137,7 +138,7 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): D
   let extra = EMPTY;
   if (d >= 2) {
     normal.fill(x);
-    extra = scratch(2 * n);
+    extra = EXTRA.of(2 * n);
     normal.fill(extra, 0, 2 * n);
   }
   for (let i = 0; i < n; i++) {
@@ -176,13 +177,8 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): D
 }
 
 const EMPTY: Float64Array = new Float64Array(0);
-let scratchValues: Float64Array = EMPTY;
-
-/** A reused buffer of at least `length` values (this thread's; its contents are the caller's until its next call). */
-function scratch(length: number): Float64Array {
-  if (scratchValues.length < length) scratchValues = new Float64Array(Math.max(length, 2 * scratchValues.length));
-  return scratchValues;
-}
+/** The two extra normals a row of placeVersion2. */
+const EXTRA = new ScratchArray();
 
 /** Fisher–Yates over the points (rows of x with their labels). */
 function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform): void {

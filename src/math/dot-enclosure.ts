@@ -1,4 +1,5 @@
 import { addDown, addUp, EXACT_PRODUCT, mulUp, subDown, sumError, TINY, twoProductError, UNIT } from "./outward-rounding.js";
+import { ScratchArray } from "./scratch-array.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
 export interface Enclosure {
@@ -73,7 +74,7 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
  */
 export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number): Enclosure {
   if (n === 0) return { lo: NaN, hi: NaN };
-  const dots = scratchOf(n);
+  const dots = ROW_VALUES.of(n);
   let least = Infinity;
   for (let i = 0; i < n; i++) {
     const row = i * dim;
@@ -110,7 +111,7 @@ export function maxRowSquare(u: Float64Array, n: number, dim: number): Enclosure
   const known = radiusCache.get(u);
   if (known !== undefined) return known;
   if (n === 0) return { lo: NaN, hi: NaN };
-  const squares = scratchOf(n);
+  const squares = ROW_VALUES.of(n);
   for (let i = 0; i < n; i++) {
     const row = i * dim;
     let sum = 0;
@@ -143,9 +144,5 @@ export function rememberRowSquares(u: Float64Array, n: number, dim: number, squa
   return result;
 }
 
-/** A scratch array of at least n values, reused across calls (no allocation per call). */
-let scratch = new Float64Array(256);
-function scratchOf(n: number): Float64Array {
-  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
-  return scratch;
-}
+/** The rows' plain dots or squares of minRowDot and maxRowSquare (neither calls the other). */
+const ROW_VALUES = new ScratchArray();

@@ -6,6 +6,8 @@ import { freundSchapireAlong, freundSchapireBound, freundSchapireRoot } from "..
 import { maxMarginSeparator } from "../../src/bounds/max-margin-separator.js";
 import { SquaredHingeSolver, tightestFreundSchapire } from "../../src/bounds/squared-hinge-path.js";
 import { generatePlanted } from "../../src/generators/planted.js";
+import { dotEnclosure, gamma, maxRowSquare } from "../../src/math/dot-enclosure.js";
+import { addUp, mulUp, nextDown, nextUp, sqrtUp, subDown, subUp, TINY as TINY_NORMAL } from "../../src/math/outward-rounding.js";
 import { toLearnerCoordinates, type LearnerData } from "../../src/perceptron/learner-coordinates.js";
 import { createDraws } from "../../src/random/random-draws.js";
 import { executeRun } from "../../src/run/execute-run.js";
@@ -22,6 +24,28 @@ function fsByDefinition(data: LearnerData, u: readonly number[], gamma: number, 
     deviations += Math.max(0, gamma - margin) ** 2;
   }
   return ((Math.sqrt(data.radiusSquared) + Math.sqrt(epochs * deviations)) / gamma) ** 2;
+}
+
+/** freundSchapireBound as it was before it skipped points beyond the margin: every point's outward steps. */
+function everyPointBound(data: LearnerData, w: Float64Array, epochs: number): number {
+  const { n, dim, u } = data;
+  const radius = sqrtUp(maxRowSquare(u, n, dim).hi);
+  const norm = sqrtUp(dotEnclosure(w, 0, w, 0, dim).hi);
+  const relative = gamma(dim + 2);
+  let deviations = 0;
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    let absolute = 0;
+    for (let j = 0; j < dim; j++) {
+      const product = w[j]! * u[i * dim + j]!;
+      dot += product;
+      absolute += Math.abs(product);
+    }
+    const xi = subUp(1, subDown(dot, nextUp(relative * absolute + dim * 2 * TINY_NORMAL)));
+    if (xi > 0) deviations = addUp(deviations, mulUp(xi, xi));
+  }
+  const root = addUp(mulUp(radius, norm), mulUp(sqrtUp(epochs), sqrtUp(deviations)));
+  return mulUp(root, root);
 }
 
 /** Noisy planted data in the learner's coordinates. */
@@ -69,6 +93,23 @@ describe("the Freund–Schapire bound (THEORY.md, Beyond separable data)", () =>
         expect(bound / exact - 1).toBeLessThan(1e-12);
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it("skips the points beyond the margin without changing a bit: the same bound as every point's outward steps", () => {
+    // w scaled so that some point's w·u_i is 1 give or take a few ulps, where the skip test decides.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 30 }), fc.integer({ min: 0, max: 29 }), fc.integer({ min: -4, max: 4 }), fc.constantFrom(0, 0.2), (seed, pivot, ulps, noise) => {
+        const data = noisyLearner(seed, 30, 3, noise);
+        const direction = Float64Array.from({ length: data.dim }, (_, j) => Math.cos(seed + 3 * j));
+        let dot = 0;
+        for (let j = 0; j < data.dim; j++) dot += direction[j]! * data.u[pivot * data.dim + j]!;
+        let scale = 1 / Math.abs(dot);
+        for (let k = 0; k < Math.abs(ulps); k++) scale = ulps > 0 ? nextUp(scale) : nextDown(scale);
+        const w = direction.map((value) => value * scale);
+        for (const epochs of [1, 9]) expect(freundSchapireBound(data, w, epochs)).toBe(everyPointBound(data, w, epochs));
+      }),
+      { numRuns: 300 },
     );
   });
 
