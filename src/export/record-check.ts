@@ -10,13 +10,19 @@ const CHECK_DIGITS = 16;
  * (resume, merge, compare, report), which refuses it by file and line. It is no signature: whoever
  * means to forge a record can recompute it.
  */
-export function recordCheck(body: string): string {
+export function recordCheck(body: string | Uint8Array): string {
+  // A string is hashed as its UTF-8 bytes: the same check for the text and for its encoding.
   return hash("sha256", body, "hex").slice(0, CHECK_DIGITS);
 }
 
 /** A record's line (without its newline) from its text up to the last field: the body and its check. */
 export function checkedRecord(body: string): string {
-  return `${body}${CHECK_FIELD}${recordCheck(body)}"}`;
+  return `${body}${recordEnd(recordCheck(body))}`;
+}
+
+/** What follows a record's body: its check field and the record's closing brace. */
+export function recordEnd(check: string): string {
+  return `${CHECK_FIELD}${check}"}`;
 }
 
 /** Why a line is not a record as written (no check, or a check that does not match), or null when it is. */

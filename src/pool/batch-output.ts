@@ -1,5 +1,5 @@
 import { digestRows, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
-import { BOTH_RUN_TABLES, runLines, type RunTables } from "../export/run-lines.js";
+import { BOTH_RUN_TABLES, runLineBytes, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
 
 /**
@@ -13,27 +13,17 @@ export interface BatchOutput {
 }
 
 /**
- * A batch's lines of both run tables as UTF-8, encoded where they were formatted (in the workers): the
- * coordinator hands the bytes to the files as they come, and never turns text into bytes itself (that,
- * and the garbage of the strings, was most of its cost per run).
- */
-export interface RunLineBytes {
-  readonly jsonl: Uint8Array;
-  readonly csv: Uint8Array;
-}
-
-/**
  * The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged.
  * `tables`: the run tables the folder writes (the lines of the others are empty, not formatted); `records`:
  * the rows' runs.jsonl lines as read from a file of this version, whose checks were verified (merge copies
  * them rather than format them again).
  */
 export function batchOutput(rows: readonly RunRow[], { tables = BOTH_RUN_TABLES, records }: { readonly tables?: RunTables; readonly records?: string | undefined } = {}): BatchOutput {
-  const { jsonl, csv } = runLines(rows, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
-  return { lines: { jsonl: UTF8.encode(tables.jsonl ? (records ?? jsonl) : ""), csv: UTF8.encode(csv) }, digest: digestRows(rows) };
+  const { jsonl, csv } = runLineBytes(rows, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
+  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl, csv }, digest: digestRows(rows) };
 }
 
-/** Plain Uint8Arrays (not Buffers, which arrive from a thread as Uint8Arrays anyway): the same type on both sides. */
+/** Recorded lines as plain Uint8Arrays, like runLineBytes'. */
 const UTF8 = new TextEncoder();
 
 function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

@@ -6,7 +6,7 @@ import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
 import { checkedRecord, recordProblem } from "../../src/export/record-check.js";
-import { runLines } from "../../src/export/run-lines.js";
+import { runLineBytes, runLines } from "../../src/export/run-lines.js";
 import { runsCsvHeader } from "../../src/export/runs-csv.js";
 import { flattenSummary, summaryCsvHeader } from "../../src/export/summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "../../src/export/summary-json.js";
@@ -74,6 +74,25 @@ describe("runs.csv and runs.jsonl", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("as bytes (the workers'), are runLines' text in UTF-8, lone surrogates as U+FFFD, for every choice of tables", () => {
+    const value = fc.oneof(fc.double(), fc.constant(NaN), fc.string({ unit: "binary" }), fc.constantFrom("é ✓", "\ud800", "a\udfffb", "😀"), fc.boolean(), fc.constant(null));
+    const row = fc.tuple(...RUN_COLUMNS.map(() => value)).map((values) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, values[k]])) as unknown as RunRow);
+    const utf8 = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 4 }), fc.boolean(), fc.boolean(), (rows, jsonl, csv) => {
+        const text = runLines(rows, { jsonl, csv });
+        expect(runLineBytes(rows, { jsonl, csv })).toEqual({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) });
+      }),
+      { numRuns: 120 },
+    );
+    // A batch larger than the buffer's first 64 KiB grows it, and the next batch starts afresh.
+    const many = Array.from({ length: 200 }, () => executeRun(spec));
+    const text = runLines(many);
+    expect(text.jsonl.length).toBeGreaterThan(1 << 16);
+    expect(runLineBytes(many)).toEqual({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) });
+    expect(runLineBytes(many.slice(0, 1))).toEqual({ jsonl: utf8.encode(runLines(many.slice(0, 1)).jsonl), csv: utf8.encode(runLines(many.slice(0, 1)).csv) });
   });
 });
 
