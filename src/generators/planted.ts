@@ -1,5 +1,5 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
-import { ScratchArray } from "../math/scratch-array.js";
+import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
@@ -39,11 +39,13 @@ export interface PlantedParameters {
  */
 /**
  * Data version 1 places points as above; data version 2 draws the same distribution with less work (no
- * pow, no shuffle: see placeVersion2). A bare Uniform draws as version 1.
+ * pow, no shuffle: see placeVersion2). A bare Uniform draws as version 1. The points x are written, every
+ * value, into `allocate(n·d)`.
  */
-export function generatePlanted(params: PlantedParameters, source: Uniform | Draws): DataSet {
+export function generatePlanted(params: PlantedParameters, source: Uniform | Draws, allocate: Float64Allocator = newFloat64Array): DataSet {
   const draws = drawsOf(source);
-  const data = draws.version === 1 ? placeVersion1(params, draws) : placeVersion2(params, draws);
+  const x = allocate(params.n * params.d);
+  const data = draws.version === 1 ? placeVersion1(params, draws, x) : placeVersion2(params, draws, x);
   flipLabels(data.y, params.noise ?? 0, draws.uniform);
   return data;
 }
@@ -72,14 +74,13 @@ function flipLabels(y: Int8Array, noise: number, uniform: Uniform): void {
 }
 
 /** Data version 1's construction: the support pair first, then the rows shuffled; ρ by fdlibmPow. */
-function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
+function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws, x: Float64Array): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
   const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
   const direction = new Float64Array(d);
-  const x = new Float64Array(n * d);
   const y = new Int8Array(n);
 
   for (let i = 0; i < n; i++) {
@@ -122,13 +123,12 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws): D
  * two more normals a row (2n), then row by row its label (a uniform, not for the pair) and its distance
  * (a uniform, not for the pair). With d = 1 there are no normals after w.
  */
-function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws): DataSet {
+function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x: Float64Array): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
   const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
   const v0 = new Float64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
-  const x = new Float64Array(n * d);
   const y = new Int8Array(n);
   const positive = Math.floor(uniform() * n);
   let negative = Math.floor(uniform() * (n - 1));

@@ -105,7 +105,8 @@ const radiusCache = new WeakMap<Float64Array, Enclosure>();
  * An enclosure of max_i ‖u_i‖², the squared radius R² of the rows (n × dim): a plain pass, each row's sum
  * within γ_{dim}·itself of the exact one, then dotEnclosure on the rows that may be the largest. Kept per
  * array `u`, as LearnerData.radiusSquared is computed once when the data are made: an array changed after
- * its first call here keeps the R² of its first contents (the tool never changes a run's data).
+ * its first call here keeps the R² of its first contents (the tool never changes a run's data; executeRun
+ * reuses one array for every run's, and toLearnerCoordinates remembers each run's R² anew).
  */
 export function maxRowSquare(u: Float64Array, n: number, dim: number): Enclosure {
   const known = radiusCache.get(u);

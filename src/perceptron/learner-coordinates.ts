@@ -1,5 +1,6 @@
 import type { DataSet } from "../generators/data-set.js";
 import { rememberRowSquares } from "../math/dot-enclosure.js";
+import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 
 /**
  * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
@@ -16,11 +17,12 @@ export interface LearnerData {
   readonly radiusSquared: number;
 }
 
-export function toLearnerCoordinates(data: DataSet, bias: boolean): LearnerData {
+/** The learner's coordinates of `data`; u is written, every value of it, into `allocate(n·dim)`. */
+export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Float64Allocator = newFloat64Array): LearnerData {
   const { n, d, x, y } = data;
   const dim = bias ? d + 1 : d;
-  const u = new Float64Array(n * dim);
-  const squares = new Float64Array(n);
+  const u = allocate(n * dim);
+  const squares = SQUARES.of(n);
   let radiusSquared = 0;
   for (let i = 0; i < n; i++) {
     const label = y[i]!;
@@ -41,6 +43,9 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean): LearnerData 
   rememberRowSquares(u, n, dim, squares);
   return { n, dim, u, radiusSquared };
 }
+
+/** The rows' sums of squares of toLearnerCoordinates (rememberRowSquares keeps only their enclosure). */
+const SQUARES = new ScratchArray();
 
 /**
  * The planted hyperplane in the learner's coordinates: ŵ* = (w, b) with a bias, w without (which needs

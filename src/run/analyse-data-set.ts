@@ -4,6 +4,7 @@ import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import type { DataSet } from "../generators/data-set.js";
+import type { Float64Allocator } from "../math/scratch-array.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
@@ -32,6 +33,8 @@ export interface AnalysisOptions {
    * Freund–Schapire bound for ŵ(0) = 0 (default true): the slow steps.
    */
   readonly optimal?: boolean;
+  /** Where the learner's coordinates are written (default a new array; executeRun's own, reused run after run). */
+  readonly learnerArray?: Float64Allocator;
 }
 
 export interface Analysis {
@@ -78,7 +81,7 @@ export const TIGHTEST_LIMIT = 2.5e5;
 
 /** The learner's side of a run: perceptron → separators → bounds, on a data set however it was obtained. */
 export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis: AnalysisOptions = {}): Analysis {
-  const learner = toLearnerCoordinates(data, options.bias);
+  const learner = toLearnerCoordinates(data, options.bias, analysis.learnerArray);
   // A stream is seeded only when it is drawn from (seeding costs about a microsecond): a zero or explicit
   // init and a cyclic order draw nothing. Streams are independent, so this changes no number.
   const version = options.dataVersion ?? LATEST_DATA_VERSION;

@@ -114,6 +114,30 @@ describe("executeRun", () => {
   it("is a pure function of its spec", () => {
     expect(executeRun(spec({ order: "shuffle", init: "normal:1" }))).toEqual(executeRun(spec({ order: "shuffle", init: "normal:1" })));
   });
+
+  it("gives a run the same row whatever ran before it on the thread (the points' and learner's arrays are reused)", () => {
+    // Runs of one size in a row (the same arrays again, as in a sweep), sizes up and down (other views, growth),
+    // both data versions, with and without a bias, noise or the max-margin steps.
+    const specs = [
+      spec({ n: 40, d: 3, seed: 1 }),
+      spec({ n: 40, d: 3, seed: 2 }),
+      spec({ n: 40, d: 3, seed: 3, dataVersion: 1 }),
+      spec({ n: 300, d: 12, seed: 7, bias: false, optimal: false }),
+      spec({ n: 300, d: 12, seed: 8, bias: false, optimal: false }),
+      spec({ n: 2, d: 1, seed: 9 }),
+      spec({ n: 60, d: 8, seed: 10, optimal: false, noise: 0.1, maxEpochs: 50 }),
+      spec({ n: 60, d: 8, seed: 11, optimal: false, noise: 0.1, maxEpochs: 50 }),
+      spec({ n: 40, d: 3, seed: 12, order: "shuffle", init: "normal:1" }),
+    ];
+    const inOrder = specs.map((s) => executeRun(s));
+    // Each after a run of a size no other has: on arrays of its own.
+    const alone = specs.map((s) => {
+      executeRun(spec({ n: 3, d: 2, seed: 99 }));
+      return executeRun(s);
+    });
+    expect(inOrder).toEqual(alone);
+    expect(new Set(inOrder.map((row) => row.plantedFreundSchapireBound)).size).toBeGreaterThan(5);
+  });
 });
 
 describe("countViolations", () => {
