@@ -15,9 +15,10 @@
  * stages      where a small run's time goes (n = 100, d = 10, margin 0.1, from ŵ(0) = 0, no max-margin):
  *             microseconds a run in each step of executeRun, each timed around its own call on one warm
  *             thread, 20 000 runs after as many of warm-up: the data (its stream and the planted generator),
- *             the learner's copy, the perceptron, the planted separator's bounds, its Freund–Schapire bound,
- *             then the whole executeRun of the same run (its steps again, the row, and what the steps
- *             above leave out: `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
+ *             the learner's copy (both written into reused arrays, as executeRun writes them), the
+ *             perceptron, the planted separator's bounds, its Freund–Schapire bound, then the whole
+ *             executeRun of the same run (its steps again, the row, and what the steps above leave out:
+ *             `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
  *             The lowest mean of three passes, step by step. A guide to where to look, not a budget: each
  *             step timed alone runs with warmer caches than inside a run.
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
@@ -69,6 +70,7 @@ import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { generateData } from "../src/generators/generate-data.js";
 import { generatePlanted } from "../src/generators/planted.js";
+import { ScratchArray, type Float64Allocator } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { batchOutput } from "../src/pool/batch-output.js";
@@ -172,6 +174,12 @@ function generation() {
 
 const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreundSchapire", "run", "rest", "linesAndDigest"] as const;
 
+/** The stages' own reused arrays for a run's points and learner coordinates, as executeRun has its. */
+const STAGE_POINTS = new ScratchArray();
+const STAGE_LEARNER = new ScratchArray();
+const pointsArray: Float64Allocator = (length) => STAGE_POINTS.view(length);
+const learnerArray: Float64Allocator = (length) => STAGE_LEARNER.view(length);
+
 async function stages() {
   const runs = 20_000;
   const specs = (await smallBatches(2 * runs)).flatMap(batchSpecs);
@@ -186,9 +194,9 @@ async function stages() {
     };
     for (const spec of specs.slice(from, from + runs)) {
       at = process.hrtime.bigint();
-      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion));
+      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), undefined, pointsArray);
       lap(0);
-      const learner = toLearnerCoordinates(data, spec.bias);
+      const learner = toLearnerCoordinates(data, spec.bias, learnerArray);
       lap(1);
       const zero = new Float64Array(learner.dim);
       at = process.hrtime.bigint();
