@@ -70,7 +70,7 @@ import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { generateData } from "../src/generators/generate-data.js";
 import { generatePlanted } from "../src/generators/planted.js";
-import { ScratchArray, type Float64Allocator } from "../src/math/scratch-array.js";
+import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { batchOutput } from "../src/pool/batch-output.js";
@@ -177,8 +177,6 @@ const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreund
 /** The stages' own reused arrays for a run's points and learner coordinates, as executeRun has its. */
 const STAGE_POINTS = new ScratchArray();
 const STAGE_LEARNER = new ScratchArray();
-const pointsArray: Float64Allocator = (length) => STAGE_POINTS.view(length);
-const learnerArray: Float64Allocator = (length) => STAGE_LEARNER.view(length);
 
 async function stages() {
   const runs = 20_000;
@@ -194,9 +192,9 @@ async function stages() {
     };
     for (const spec of specs.slice(from, from + runs)) {
       at = process.hrtime.bigint();
-      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), undefined, pointsArray);
+      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), undefined, STAGE_POINTS.view);
       lap(0);
-      const learner = toLearnerCoordinates(data, spec.bias, learnerArray);
+      const learner = toLearnerCoordinates(data, spec.bias, STAGE_LEARNER.view);
       lap(1);
       const zero = new Float64Array(learner.dim);
       at = process.hrtime.bigint();

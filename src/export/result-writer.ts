@@ -43,7 +43,7 @@ export class ResultWriter {
     this.#runsCsv?.write(runsCsvHeader());
   }
 
-  /** Rows in sweep order, a batch at a time (one write per table): both run tables' lines, formatted by runLines, as text or UTF-8 bytes. */
+  /** Rows in sweep order, a batch at a time (one write per table): both run tables' lines, formatted by runLines (text) or runLineBytes (UTF-8). */
   writeRuns(lines: { readonly jsonl: string | Uint8Array; readonly csv: string | Uint8Array }): void {
     if (lines.jsonl.length === 0 && lines.csv.length === 0) return;
     this.#runsJsonl?.write(lines.jsonl);

@@ -24,11 +24,14 @@ export class ScratchArray {
     return this.#values;
   }
 
-  /** Exactly `length` values, the first of the scratch (a view of them: the same object while the length stays). */
-  view(length: number): Float64Array {
+  /**
+   * Exactly `length` values, the first of the scratch (a view of them: the same object while the length
+   * stays). Bound to this scratch, so that it serves as a Float64Allocator as it is.
+   */
+  readonly view: Float64Allocator = (length) => {
     const values = this.of(length);
     if (values.length === length) return values;
     if (this.#view.length !== length || this.#view.buffer !== values.buffer) this.#view = values.subarray(0, length);
     return this.#view;
-  }
+  };
 }

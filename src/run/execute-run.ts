@@ -1,6 +1,6 @@
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
-import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
+import { ScratchArray } from "../math/scratch-array.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { createDraws } from "../random/random-draws.js";
@@ -24,18 +24,16 @@ export const VIOLATION_TOLERANCE = 1e-9;
  */
 const POINTS = new ScratchArray();
 const LEARNER = new ScratchArray();
-const pointsArray: Float64Allocator = (length) => POINTS.view(length);
-const learnerArray: Float64Allocator = (length) => LEARNER.view(length);
 
 /** One run, start to end: generate → perceptron → bounds (planted and max-margin) → row. Throws on a bug. */
 export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
-  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, pointsArray);
+  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, POINTS.view);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray },
+    { optimal: spec.optimal, learnerArray: LEARNER.view },
   );
   const { updates, epochs, converged } = analysis.perceptron;
   if (!beyondSeparable(spec) && analysis.planted !== null && !(analysis.planted.margin > 0)) {
