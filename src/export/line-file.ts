@@ -2,6 +2,8 @@ import { statSync } from "node:fs";
 import { WriteError } from "../files/write-error.js";
 import { closeFile, closeQuietly, createFile, syncFile, writeAll } from "../files/checked-fs.js";
 
+const UTF8 = new TextEncoder();
+
 /**
  * A text file written in order through a buffer, with synchronous, checked writes (see checked-fs.ts):
  * no interleaving, no backpressure, a failed or short write throws a WriteError naming the file, and only
@@ -11,8 +13,13 @@ import { closeFile, closeQuietly, createFile, syncFile, writeAll } from "../file
  */
 export class LineFile {
   readonly #fd: number;
-  /** Text, or UTF-8 bytes (run lines as the workers encoded them); kept in order until a flush. */
-  #buffer: (string | Uint8Array)[] = [];
+  /**
+   * The bytes not yet handed to the system, in order: #pending[0, #size). Every write is copied in (text
+   * encoded as UTF-8), so the caller may reuse what it passed, and a flush allocates nothing: a sweep's
+   * coordinator used to join its batches' lines into a new buffer every 64 KiB, as many bytes again as it
+   * received, and that memory outside V8's heap is what set off most of its full garbage collections.
+   */
+  readonly #pending: Uint8Array;
   #size = 0;
   /** Bytes handed to the system so far: the file's size once closed. */
   #bytes = 0;
@@ -20,26 +27,41 @@ export class LineFile {
 
   constructor(readonly path: string, private readonly flushAt = 1 << 16) {
     this.#fd = createFile(path);
+    this.#pending = new Uint8Array(2 * flushAt);
   }
 
+  /** Whole lines (text, or their UTF-8 bytes): they reach the file in one write with what is pending, never split. */
   write(text: string | Uint8Array): void {
-    this.#buffer.push(text);
-    this.#size += text.length;
+    if (!this.#append(text)) {
+      this.flush();
+      // Larger than the buffer: written at once, on its own.
+      if (!this.#append(text)) this.#bytes += writeAll(this.#fd, this.path, text);
+    }
     if (this.#size >= this.flushAt) this.flush();
   }
 
+  /** Copies `text` after the pending bytes when it fits whole; false (nothing added) when it does not. */
+  #append(text: string | Uint8Array): boolean {
+    const room = this.#pending.length - this.#size;
+    // At least one byte per UTF-16 unit: a text longer than the room cannot fit.
+    if (text.length > room) return false;
+    if (typeof text !== "string") {
+      this.#pending.set(text, this.#size);
+      this.#size += text.length;
+      return true;
+    }
+    // encodeInto stops before a character that does not fit (and writes U+FFFD for a lone surrogate, as Buffer.from does).
+    const { read, written } = UTF8.encodeInto(text, this.#pending.subarray(this.#size));
+    if (read < text.length) return false;
+    this.#size += written;
+    return true;
+  }
+
   flush(): void {
-    if (this.#buffer.length === 0) return;
-    const chunks = this.#buffer;
-    this.#buffer = [];
+    if (this.#size === 0) return;
+    const size = this.#size;
     this.#size = 0;
-    // One write of the whole buffer: joined as text when it is all text, else as bytes.
-    const data = chunks.every((chunk) => typeof chunk === "string")
-      ? chunks.join("")
-      : chunks.length === 1
-        ? (chunks[0] as Uint8Array)
-        : Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk)));
-    this.#bytes += writeAll(this.#fd, this.path, data);
+    this.#bytes += writeAll(this.#fd, this.path, this.#pending.subarray(0, size));
   }
 
   sync(): void {
@@ -60,7 +82,7 @@ export class LineFile {
   abandon(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#buffer = [];
+    this.#size = 0;
     closeQuietly(this.#fd);
   }
 }

@@ -59,6 +59,12 @@ export interface RunLineBytes {
  * ~13 µs instead of ~17 (scratch loop over 1 000 rows, min of 12 alternations).
  */
 export function runLineBytes(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
+  const { jsonl, csv } = runLineViews(rows, tables);
+  return { jsonl: jsonl.slice(), csv: csv.slice() };
+}
+
+/** runLineBytes' bytes as views of this thread's buffers, valid until its next call (for a worker's ring, which copies them). */
+export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
   for (const row of rows) {
     const { body, line } = formatRow(row, tables);
     if (tables.jsonl) {
@@ -71,7 +77,7 @@ export function runLineBytes(rows: readonly RunRow[], tables: RunTables = BOTH_R
   return { jsonl: JSONL.take(), csv: CSV.take() };
 }
 
-/** This thread's buffers of runLineBytes. */
+/** This thread's buffers of runLineViews. */
 const JSONL = new Utf8Lines();
 const CSV = new Utf8Lines();
 

@@ -29,9 +29,9 @@ export class Utf8Lines {
     return this.#bytes.subarray(start, this.#length);
   }
 
-  /** A copy of everything written (the buffer's own length, not its capacity), and a fresh start. */
+  /** Everything written, as a view (valid until the next append), and a fresh start. */
   take(): Uint8Array {
-    const bytes = this.#bytes.slice(0, this.#length);
+    const bytes = this.#bytes.subarray(0, this.#length);
     this.#length = 0;
     return bytes;
   }

@@ -10,6 +10,11 @@ import type { RunRow } from "../run/run-types.js";
 export interface BatchOutput {
   readonly lines: RunLineBytes;
   readonly digest: RunDigest;
+  /**
+   * Where the lines and the digest's values are views of a worker's ring (see OutputRings.open): frees
+   * them for the worker's next batches. Call it once they are written and taken; they are not to be read after.
+   */
+  readonly release?: () => void;
 }
 
 /**
@@ -39,6 +44,7 @@ function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 /** The outputs of consecutive batches as one: the same as batchOutput of all their rows. */
 export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
   const values = new Float64Array(outputs.reduce((sum, output) => sum + output.digest.values.length, 0));
+  const lines = { jsonl: concatBytes(outputs.map((output) => output.lines.jsonl)), csv: concatBytes(outputs.map((output) => output.lines.csv)) };
   const heads: PointHead[] = [];
   let at = 0;
   for (const { digest } of outputs) {
@@ -46,8 +52,10 @@ export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
     at += digest.values.length;
     for (const head of digest.heads) if (heads.length === 0 || heads[heads.length - 1]!.point !== head.point) heads.push(head);
   }
+  // Copied: the parts' rings may take their slots back.
+  for (const output of outputs) output.release?.();
   return {
-    lines: { jsonl: concatBytes(outputs.map((output) => output.lines.jsonl)), csv: concatBytes(outputs.map((output) => output.lines.csv)) },
+    lines,
     digest: {
       count: outputs.reduce((sum, output) => sum + output.digest.count, 0),
       values,

@@ -8,6 +8,7 @@ import type { DataSets } from "../generators/generate-data.js";
 import { errorRow } from "../run/execute-run.js";
 import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run-batch.js";
 import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
+import { openOutput, type RingOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
 
@@ -51,7 +52,7 @@ const YOUNG_GENERATION_MB = 16;
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
-  readonly #pool: Piscina<RunBatch, BatchOutput>;
+  readonly #pool: Piscina<RunBatch, BatchOutput | RingOutput>;
   /**
    * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
    * handed over (its clock must not run while it waits behind others). Without one, two per thread, so
@@ -81,7 +82,12 @@ export class RunPool {
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
       execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined,
-      workerData: { faults: options.faults, memoryMb: this.#memoryMb ?? undefined, dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined },
+      workerData: {
+        faults: options.faults,
+        memoryMb: this.#memoryMb ?? undefined,
+        dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined,
+        rings: true,
+      },
       resourceLimits: {
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
@@ -90,15 +96,17 @@ export class RunPool {
   }
 
   /**
-   * Runs one batch; the output holds one row per run, in order, whatever happens.
+   * Runs one batch; the output holds one row per run, in order, whatever happens. It may be views of a
+   * worker's ring: release it (BatchOutput.release) once consumed.
    */
   async run(batch: RunBatch): Promise<BatchOutput> {
     try {
       // The clock starts when a thread is free for the task, not while it waits behind others.
-      return await this.#slots(() => {
+      const output = await this.#slots(() => {
         const signal = this.#timeoutMs === null ? null : AbortSignal.timeout(this.#timeoutMs);
         return this.#pool.run(batch, { signal });
       });
+      return openOutput(output);
     } catch (error) {
       if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables });
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));

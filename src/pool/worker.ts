@@ -9,16 +9,21 @@ import { errorRow, executeRunSafely } from "../run/execute-run.js";
 import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
+import { digestRows } from "../aggregate/run-digest.js";
+import { runLineViews } from "../export/run-lines.js";
 import { batchOutput, type BatchOutput } from "./batch-output.js";
+import { OutputRing, type RingOutput } from "./output-ring.js";
 import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).
-const { faults, memoryMb, dataSets: shared } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[] } | undefined) ?? {};
+const { faults, memoryMb, dataSets: shared, rings } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean } | undefined) ?? {};
 const dataSets = dataSetsOf(shared);
+/** This thread's ring for its outputs, where the pool asks for one (see RunPoolOptions). */
+const ring = rings === true ? new OutputRing() : null;
 
-export default function runBatch(batch: RunBatch): BatchOutput {
+export default function runBatch(batch: RunBatch): BatchOutput | RingOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
     try {
       injectFault(faults, spec);
@@ -33,5 +38,6 @@ export default function runBatch(batch: RunBatch): BatchOutput {
     }
     return executeRunSafely(spec, dataSets);
   });
-  return batchOutput(rows, { tables: batch.tables });
+  if (ring === null) return batchOutput(rows, { tables: batch.tables });
+  return ring.pack(runLineViews(rows, batch.tables), digestRows(rows));
 }

@@ -51,8 +51,9 @@ export class TableSink {
     this.#summariser = summaries ? new PointSummariser(new SpillFolder(writer.outDir, SPILL_PREFIX)) : null;
   }
 
-  /** A batch's output, in sweep order. */
-  write({ lines, digest }: BatchOutput): void {
+  /** A batch's output, in sweep order; released (see BatchOutput) once its lines and digest are taken. */
+  write(output: BatchOutput): void {
+    const { lines, digest } = output;
     this.#writer.writeRuns(lines);
     const { values } = digest;
     for (let k = 0, at = 0; k < digest.count; k++, at += DIGEST_WIDTH) {
@@ -69,7 +70,9 @@ export class TableSink {
       if (row.status !== "ok" && this.firstErrors.length < KEEP_ERRORS) this.firstErrors.push(row);
       if ((row.violations ?? 0) > 0 && this.firstViolations.length < KEEP_VIOLATIONS) this.firstViolations.push(row);
     }
-    for (const summary of this.#summariser?.add(digest) ?? []) this.#summary(summary);
+    const summaries = this.#summariser?.add(digest) ?? [];
+    output.release?.();
+    for (const summary of summaries) this.#summary(summary);
     this.#recorded += digest.count;
     this.syncIfDue();
   }

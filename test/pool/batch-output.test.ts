@@ -16,6 +16,16 @@ describe("joinOutputs", () => {
     expect(joinOutputs(rows.map((row) => batchOutput([row])))).toEqual(whole);
     expect(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))])).toEqual(whole);
   });
+
+  it("releases each part (a ring's slot, see output-ring.ts) once it has copied it", () => {
+    const specs = batchSpecs({ settings: TEST_SETTINGS, ranges: [{ point: sweepPoint(0, pointParameters({ n: 30, d: 3 }), 2), from: 0, to: 2 }] });
+    const released: number[] = [];
+    const parts = specs.map((spec, k) => ({ ...batchOutput([executeRun(spec)]), release: () => released.push(k) }));
+    const joined = joinOutputs(parts);
+    expect(released).toEqual([0, 1]);
+    expect(joined.release).toBeUndefined();
+    expect(joined).toEqual(batchOutput(specs.map((spec) => executeRun(spec))));
+  });
 });
 
 describe("batchOutput", () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runLines } from "../../src/export/run-lines.js";
 import { RunPool } from "../../src/pool/run-pool.js";
-import { batchOutput } from "../../src/pool/batch-output.js";
+import { batchOutput, type BatchOutput } from "../../src/pool/batch-output.js";
 import { executeRun, executeRunSafely } from "../../src/run/execute-run.js";
 import { batchSpecs, type RunBatch } from "../../src/sweep/run-batch.js";
 import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
@@ -9,6 +9,13 @@ import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
 const planted = sweepPoint(0, pointParameters({ n: 40, d: 3, order: "shuffle" }), 2);
 const hadamard = sweepPoint(1, pointParameters({ generator: "hadamard", n: 8, d: 7, margin: null, radius: null, offset: null }), 2);
 const bogus = sweepPoint(2, pointParameters({ n: 40, d: 3, init: "bogus" }), 2);
+
+/** An output as plain arrays (copies of a ring's views), its slot released: what batchOutput gives in process. */
+function settled(output: BatchOutput): BatchOutput {
+  const plain = { lines: { jsonl: output.lines.jsonl.slice(), csv: output.lines.csv.slice() }, digest: { ...output.digest, values: output.digest.values.slice() } };
+  output.release?.();
+  return plain;
+}
 
 describe("RunPool (TypeScript worker, loaded through tsx)", () => {
   const pool = new RunPool({ threads: 2 });
@@ -19,10 +26,10 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
     const specs = batchSpecs(batch);
     expect(specs.map((spec) => [spec.run, spec.point, spec.repeat])).toEqual([[0, 0, 0], [1, 0, 1], [3, 1, 1]]);
     const rows = specs.map((spec) => executeRun(spec));
-    expect(await pool.run(batch)).toEqual(batchOutput(rows));
+    expect(settled(await pool.run(batch))).toEqual(batchOutput(rows));
     // A sweep that keeps runs.parquet only asks for no runs.csv lines: the thread does not format them.
     const jsonlOnly = { jsonl: true, csv: false };
-    const output = await pool.run({ ...batch, tables: jsonlOnly });
+    const output = settled(await pool.run({ ...batch, tables: jsonlOnly }));
     expect(output).toEqual(batchOutput(rows, { tables: jsonlOnly }));
     expect(output.lines.csv.length).toBe(0);
   });
@@ -30,7 +37,7 @@ describe("RunPool (TypeScript worker, loaded through tsx)", () => {
   it("turns a run that throws into an error row and runs the rest", async () => {
     const batch: RunBatch = { settings: TEST_SETTINGS, ranges: [{ point: bogus, from: 0, to: 1 }, { point: planted, from: 1, to: 2 }] };
     const [failed, ok] = batchSpecs(batch);
-    const { digest, lines } = await pool.run(batch);
+    const { digest, lines } = settled(await pool.run(batch));
     expect(digest.notable).toEqual([executeRunSafely(failed!)]);
     expect(digest.notable[0]).toMatchObject({ status: "error", error: expect.stringContaining("bogus") });
     const text = new TextDecoder();
@@ -45,6 +52,24 @@ describe("RunPool with short batches (each thread holds its next one)", () => {
   it("answers every batch with its own output, however many are in flight", async () => {
     const batches: RunBatch[] = Array.from({ length: 12 }, (_, k) => ({ settings: TEST_SETTINGS, ranges: [{ point: k % 2 === 0 ? planted : hadamard, from: k % 2, to: 2 }] }));
     const outputs = await Promise.all(batches.map((batch) => pool.run(batch)));
-    expect(outputs).toEqual(batches.map((batch) => batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec)))));
+    expect(outputs.map(settled)).toEqual(batches.map((batch) => batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec)))));
+  });
+});
+
+describe("RunPool's output rings", () => {
+  const pool = new RunPool({ threads: 1 });
+  afterAll(() => pool.close());
+
+  it("hands batches over in the thread's ring while it has free slots, in messages past them, and reuses the slots released", async () => {
+    const batches: RunBatch[] = Array.from({ length: 12 }, (_, k) => ({ settings: TEST_SETTINGS, ranges: [{ point: k % 2 === 0 ? planted : hadamard, from: k % 2, to: 2 }] }));
+    const expected = batches.map((batch) => batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec))));
+    // None released while all twelve are held: the ring's eight slots, then four in their messages.
+    const held = await Promise.all(batches.map((batch) => pool.run(batch)));
+    expect(held.map((output) => output.lines.jsonl.buffer instanceof SharedArrayBuffer)).toEqual([...Array(8).fill(true), ...Array(4).fill(false)]);
+    expect(held.map(settled)).toEqual(expected);
+    // Released (by settled): the next batches find free slots again, and what they write is their own.
+    const again = await Promise.all(batches.slice(0, 3).map((batch) => pool.run(batch)));
+    expect(again.map((output) => output.lines.jsonl.buffer instanceof SharedArrayBuffer)).toEqual([true, true, true]);
+    expect(again.map(settled)).toEqual(expected.slice(0, 3));
   });
 });
