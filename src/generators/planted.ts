@@ -1,5 +1,6 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
+import { rowDotsAndSquares } from "../math/row-dots.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
@@ -136,10 +137,16 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x:
   // Every row's normals first, in two calls (the rows' d in place, then two more a row; a call per row
   // cost more than a small row's draws), then row by row its label, its distance and its point.
   let extra = EMPTY;
+  let dots = EMPTY;
+  let squares = EMPTY;
   if (d >= 2) {
     normal.fill(x);
     extra = EXTRA.of(2 * n);
     normal.fill(extra, 0, 2 * n);
+    // Each row's z·w and ‖z‖², before any row is placed (a row's normals stay as drawn until its turn).
+    dots = DOTS.of(n);
+    squares = SQUARES.of(n);
+    rowDotsAndSquares(x, n, d, w, dots, squares);
   }
   for (let i = 0; i < n; i++) {
     const support = i === positive || i === negative;
@@ -157,18 +164,11 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x:
       for (let j = 0; j < d; j++) x[row + j] = a * w[j]! + room * v0[j]!;
       continue;
     }
-    // Two passes over the row: ‖z_⊥‖² = ‖z‖² − (z·w)² (w is a unit vector), and
-    // x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
-    let dot = 0;
-    let squares = 0;
-    for (let j = 0; j < d; j++) {
-      const value = x[row + j]!;
-      dot += value * w[j]!;
-      squares += value * value;
-    }
+    // ‖z_⊥‖² = ‖z‖² − (z·w)² (w is a unit vector), and x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
+    const dot = dots[i]!;
     const e1 = extra[2 * i]!;
     const e2 = extra[2 * i + 1]!;
-    const norm2 = Math.max(0, squares - dot * dot) + e1 * e1 + e2 * e2;
+    const norm2 = Math.max(0, squares[i]! - dot * dot) + e1 * e1 + e2 * e2;
     const scale = norm2 > 0 ? room / Math.sqrt(norm2) : 0;
     const base = a - scale * dot;
     for (let j = 0; j < d; j++) x[row + j] = base * w[j]! + scale * x[row + j]!;
@@ -177,8 +177,10 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x:
 }
 
 const EMPTY: Float64Array = new Float64Array(0);
-/** The two extra normals a row of placeVersion2. */
+/** The two extra normals a row of placeVersion2, and its rows' z·w and ‖z‖². */
 const EXTRA = new ScratchArray();
+const DOTS = new ScratchArray();
+const SQUARES = new ScratchArray();
 
 /** Fisher–Yates over the points (rows of x with their labels). */
 function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform): void {

@@ -1,4 +1,5 @@
 import { addDown, addUp, EXACT_PRODUCT, mulUp, subDown, sumError, TINY, twoProductError, UNIT } from "./outward-rounding.js";
+import { rowDots } from "./row-dots.js";
 import { ScratchArray } from "./scratch-array.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
@@ -75,14 +76,9 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
 export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number): Enclosure {
   if (n === 0) return { lo: NaN, hi: NaN };
   const dots = ROW_VALUES.of(n);
+  rowDots(u, n, dim, w, dots);
   let least = Infinity;
-  for (let i = 0; i < n; i++) {
-    const row = i * dim;
-    let dot = 0;
-    for (let j = 0; j < dim; j++) dot += w[j]! * u[row + j]!;
-    dots[i] = dot;
-    if (dot < least) least = dot;
-  }
+  for (let i = 0; i < n; i++) if (dots[i]! < least) least = dots[i]!;
   // Rows within twice the error bound of the least plain dot may hold the exact minimum; the factor 4 (two
   // bounds, one a side) has room for the rounding of this test itself.
   const slack = gamma(dim + 2) * scale * (1 + 8 * UNIT) + dim * 2 * TINY;

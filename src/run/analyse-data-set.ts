@@ -4,7 +4,8 @@ import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import type { DataSet } from "../generators/data-set.js";
-import type { Float64Allocator } from "../math/scratch-array.js";
+import { rowDots } from "../math/row-dots.js";
+import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
@@ -164,11 +165,13 @@ function wrongSideOf(data: DataSet): number | null {
   if (data.planted === null) return null;
   const { n, d, x, y } = data;
   const { w, b } = data.planted;
+  // Each w·x_i summed from b (b + w₀x₀ + …), as it always was: a point on the plane counts as wrong.
+  const dots = SIDE_DOTS.of(n);
+  rowDots(x, n, d, w, dots, b);
   let wrong = 0;
-  for (let i = 0; i < n; i++) {
-    let dot = b;
-    for (let j = 0; j < d; j++) dot += w[j]! * x[i * d + j]!;
-    if (!(y[i]! * dot > 0)) wrong++;
-  }
+  for (let i = 0; i < n; i++) if (!(y[i]! * dots[i]! > 0)) wrong++;
   return wrong;
 }
+
+/** This thread's scratch of wrongSideOf. */
+const SIDE_DOTS = new ScratchArray();
