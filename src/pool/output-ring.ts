@@ -9,8 +9,8 @@ import type { BatchOutput } from "./batch-output.js";
  * the coordinator's heap, ~1.4 KB of table lines and digest a small run: V8 counts that memory, and on a
  * sweep of 100 000 small runs it set off a full garbage collection of the coordinator every half second
  * (~25 in all; --trace-gc). Through a ring the message carries the ring and where the batch is in it, and
- * the coordinator reads it in place. V8 counts a SharedArrayBuffer's memory for no isolate (its backing
- * store's per-isolate accounting length is 0), so the ring can travel with every message.
+ * the coordinator reads it in place. The ring itself travels with every message: V8 does not count shared
+ * memory against an isolate, and the same sweep made 3-4 full collections with it.
  *
  * A ring is one SharedArrayBuffer per worker thread: SLOTS states (Int32: FREE or FILLED), then SLOTS
  * slots of SLOT_BYTES, each a batch's digest values (float64), then its runs.jsonl bytes, then its

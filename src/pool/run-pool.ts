@@ -86,6 +86,7 @@ export class RunPool {
         faults: options.faults,
         memoryMb: this.#memoryMb ?? undefined,
         dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined,
+        // Each thread hands its outputs over through a ring of shared memory (output-ring.ts; opened in run).
         rings: true,
       },
       resourceLimits: {

@@ -20,7 +20,10 @@ import { injectFault, type TestFaults } from "./test-faults.js";
 // whose import would load the whole pool package into every thread (~20 ms of its start).
 const { faults, memoryMb, dataSets: shared, rings } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean } | undefined) ?? {};
 const dataSets = dataSetsOf(shared);
-/** This thread's ring for its outputs, where the pool asks for one (see RunPoolOptions). */
+/**
+ * This thread's ring for its outputs (output-ring.ts), in the pool's threads (RunPool sets `rings`); where
+ * runBatch is called otherwise (the bench's loop without a pool) it returns plain outputs.
+ */
 const ring = rings === true ? new OutputRing() : null;
 
 export default function runBatch(batch: RunBatch): BatchOutput | RingOutput {
