@@ -4,6 +4,7 @@ import { addUp, mulUp, nextUp, sqrtUp, subDown, subUp, TINY } from "../math/outw
 import { rowDots } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
+import { smallFloat64Array } from "../math/small-arrays.js";
 
 /**
  * The Freund–Schapire bound (THEORY.md, "Beyond separable data"): for any unit u and γ > 0, the updates
@@ -115,7 +116,7 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
   const { n, dim, u } = data;
   let norm2 = 0;
   for (let j = 0; j < dim; j++) norm2 += separator[j]! * separator[j]!;
-  const w = new Float64Array(dim);
+  const w = smallFloat64Array(dim);
   if (!(norm2 > 0) || !Number.isFinite(norm2)) return { bound: freundSchapireBound(data, w, epochs), w };
   const scale = 1 / Math.sqrt(norm2);
   const m = MARGINS.of(n);

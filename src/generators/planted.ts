@@ -4,6 +4,7 @@ import { rowDotsAndSquares } from "../math/row-dots.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
+import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
 
 export interface PlantedParameters {
   readonly n: number;
@@ -79,10 +80,10 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws, x:
   const { n, d, margin: gamma, radius: r, offset: b } = params;
   const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
-  const v0 = new Float64Array(d);
+  const v0 = smallFloat64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
-  const direction = new Float64Array(d);
-  const y = new Int8Array(n);
+  const direction = smallFloat64Array(d);
+  const y = smallInt8Array(n);
 
   for (let i = 0; i < n; i++) {
     const label = i === 0 ? 1 : i === 1 ? -1 : uniform() < 0.5 ? 1 : -1;
@@ -128,9 +129,9 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x:
   const { n, d, margin: gamma, radius: r, offset: b } = params;
   const overlap = params.overlap ?? 0;
   const w = randomUnitVector(d, normal);
-  const v0 = new Float64Array(d);
+  const v0 = smallFloat64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);
-  const y = new Int8Array(n);
+  const y = smallInt8Array(n);
   const positive = Math.floor(uniform() * n);
   let negative = Math.floor(uniform() * (n - 1));
   if (negative >= positive) negative++;
@@ -200,7 +201,7 @@ function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform)
 }
 
 function randomUnitVector(d: number, normal: NormalSource): Float64Array {
-  const v = new Float64Array(d);
+  const v = smallFloat64Array(d);
   let norm2 = 0;
   while (norm2 === 0) {
     normal.fill(v);

@@ -1,5 +1,6 @@
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
+import { smallFloat64Array } from "../math/small-arrays.js";
 
 /** How ŵ(0) is chosen: `zero`, `normal:<scale>` (N(0, scale²) entries), `uniform:<scale>` (U(−scale, scale)). */
 export type InitSpec =
@@ -50,7 +51,7 @@ export function formatInit(init: InitSpec): string {
  * about a microsecond) only by the inits that draw from it: a zero or explicit ŵ(0) never calls `stream`.
  */
 export function drawInitialWeights(init: InitSpec, dim: number, stream: () => Uniform | Draws): Float64Array {
-  const weights = new Float64Array(dim);
+  const weights = smallFloat64Array(dim);
   switch (init.kind) {
     case "zero":
       break;
