@@ -15,9 +15,9 @@ export class LineFile {
   readonly #fd: number;
   /**
    * The bytes not yet handed to the system, in order: #pending[0, #size). Every write is copied in (text
-   * encoded as UTF-8), so the caller may reuse what it passed, and a flush allocates nothing: a sweep's
-   * coordinator used to join its batches' lines into a new buffer every 64 KiB, as many bytes again as it
-   * received, and that memory outside V8's heap is what set off most of its full garbage collections.
+   * encoded as UTF-8), so the caller may reuse what it passed at once (the sweep frees a worker's ring slot
+   * as soon as its lines are written: src/pool/output-ring.ts), and a flush allocates nothing (it used to
+   * join what it kept into a new buffer).
    */
   readonly #pending: Uint8Array;
   #size = 0;

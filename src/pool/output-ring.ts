@@ -9,12 +9,12 @@ import type { BatchOutput } from "./batch-output.js";
  * the coordinator's heap, ~1.4 KB of table lines and digest a small run: V8 counts that memory, and on a
  * sweep of 100 000 small runs it set off a full garbage collection of the coordinator every half second
  * (~25 in all; --trace-gc). Through a ring the message carries the ring and where the batch is in it, and
- * the coordinator reads it in place. The ring itself travels with every message: V8 does not count shared
- * memory against an isolate, and the same sweep made 3-4 full collections with it.
+ * the coordinator reads it in place (3-4 full collections on the same sweep). The ring itself travels with
+ * every message: V8 does not count shared memory against an isolate.
  *
- * A ring is one SharedArrayBuffer per worker thread: SLOTS states (Int32: FREE or FILLED), then SLOTS
- * slots of SLOT_BYTES, each a batch's digest values (float64), then its runs.jsonl bytes, then its
- * runs.csv bytes. The worker fills a FREE slot and marks it FILLED before posting the message; the
+ * A ring is one SharedArrayBuffer per worker thread: RING_SLOTS states (Int32: FREE or FILLED), then
+ * RING_SLOTS slots of RING_SLOT_BYTES, each a batch's digest values (float64), then its runs.jsonl bytes,
+ * then its runs.csv bytes. The worker fills a FREE slot and marks it FILLED before posting the message; the
  * coordinator marks it FREE once it has written the lines and taken the digest (release). A batch that
  * finds no FREE slot, or does not fit in one, goes in its message as before: the ring only ever saves
  * copies, it never holds a batch back. Slots are virtual memory until written: a slot holds what its
