@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runLines } from "../../src/export/run-lines.js";
+import { RING_SLOT_BYTES } from "../../src/pool/output-ring.js";
 import { RunPool } from "../../src/pool/run-pool.js";
 import { batchOutput, type BatchOutput } from "../../src/pool/batch-output.js";
 import { executeRun, executeRunSafely } from "../../src/run/execute-run.js";
@@ -71,5 +72,14 @@ describe("RunPool's output rings", () => {
     const again = await Promise.all(batches.slice(0, 3).map((batch) => pool.run(batch)));
     expect(again.map((output) => output.lines.jsonl.buffer instanceof SharedArrayBuffer)).toEqual([true, true, true]);
     expect(again.map(settled)).toEqual(expected.slice(0, 3));
+  });
+
+  it("sends a batch larger than a slot in its message", async () => {
+    const tiny = sweepPoint(3, pointParameters({ n: 10, d: 2 }), 1000);
+    const batch: RunBatch = { settings: TEST_SETTINGS, ranges: [{ point: tiny, from: 0, to: 1000 }] };
+    const output = await pool.run(batch);
+    expect(output.lines.jsonl.length + output.lines.csv.length + output.digest.values.length * 8).toBeGreaterThan(RING_SLOT_BYTES);
+    expect(output.lines.jsonl.buffer instanceof SharedArrayBuffer).toBe(false);
+    expect(settled(output)).toEqual(batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec))));
   });
 });
