@@ -40,3 +40,10 @@ export function smallInt8Array(length: number): Int8Array {
   const at = region(length);
   return new Int8Array(slab, at, length);
 }
+
+/** A copy of `values` as a Float64Array made by smallFloat64Array. */
+export function smallFloat64Copy(values: ArrayLike<number>): Float64Array {
+  const copy = smallFloat64Array(values.length);
+  copy.set(values);
+  return copy;
+}

@@ -1,7 +1,7 @@
 import type { DataSet } from "../generators/data-set.js";
 import { rememberRowSquares } from "../math/dot-enclosure.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
-import { smallFloat64Array } from "../math/small-arrays.js";
+import { smallFloat64Array, smallFloat64Copy } from "../math/small-arrays.js";
 
 /**
  * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
@@ -87,9 +87,7 @@ export function plantedSeparator(data: DataSet, bias: boolean): Float64Array | n
   const { w, b } = data.planted;
   if (!bias) {
     if (b !== 0) throw new RangeError(`a learner without bias cannot use a planted offset (b = ${b})`);
-    const separator = smallFloat64Array(data.d);
-    separator.set(w);
-    return separator;
+    return smallFloat64Copy(w);
   }
   const separator = smallFloat64Array(data.d + 1);
   separator.set(w);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { LearnerData } from "./learner-coordinates.js";
 import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, type PerceptronResult } from "./perceptron.js";
-import { smallFloat64Array } from "../math/small-arrays.js";
+import { smallFloat64Copy } from "../math/small-arrays.js";
 
 /**
  * The perceptron of THEORY.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
@@ -83,20 +83,14 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     updates += mistakes;
     if (epoch === 1) first = mistakes;
     if (mistakes === 0) {
-      const weights = copyOf(w);
+      // Copied out of the kernel's memory, which the next run overwrites.
+      const weights = smallFloat64Copy(w);
       if (!weights.every(Number.isFinite)) throw overflowError(updates);
       return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights };
     }
     options.onEpoch?.(w, epoch);
   }
-  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: copyOf(w) };
-}
-
-/** ŵ out of the kernel's memory (which the next run overwrites). */
-function copyOf(w: Float64Array): Float64Array {
-  const weights = smallFloat64Array(w.length);
-  weights.set(w);
-  return weights;
+  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: smallFloat64Copy(w) };
 }
 
 /** Grows the memory to at least `bytes`; false when the engine refuses. */

@@ -11,7 +11,7 @@ export interface BatchOutput {
   readonly lines: RunLineBytes;
   readonly digest: RunDigest;
   /**
-   * Where the lines and the digest's values are views of a worker's ring (see OutputRings.open): frees
+   * Where the lines and the digest's values are views of a worker's ring (see openOutput in output-ring.ts): frees
    * them for the worker's next batches. Call it once they are written and taken; they are not to be read after.
    */
   readonly release?: () => void;

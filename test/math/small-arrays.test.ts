@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { smallFloat64Array, smallInt8Array } from "../../src/math/small-arrays.js";
+import { smallFloat64Array, smallFloat64Copy, smallInt8Array } from "../../src/math/small-arrays.js";
 
 describe("smallFloat64Array and smallInt8Array", () => {
   it("give zeroed arrays of the length asked, each with memory of its own, however many are made", () => {
@@ -21,5 +21,14 @@ describe("smallFloat64Array and smallInt8Array", () => {
     expect(smallFloat64Array(11).buffer.byteLength).toBeGreaterThan(88);
     expect(smallFloat64Array(8).buffer.byteLength).toBe(64);
     expect(smallFloat64Array(200).buffer.byteLength).toBe(1600);
+  });
+
+  it("copies, into an array of its own, the values given", () => {
+    const values = Float64Array.from({ length: 11 }, (_, k) => k - 5.5);
+    const copy = smallFloat64Copy(values);
+    expect(copy).toEqual(values);
+    values.fill(0);
+    expect(copy[0]).toBe(-5.5);
+    expect(smallFloat64Copy([1, 2])).toEqual(new Float64Array([1, 2]));
   });
 });
