@@ -9,7 +9,7 @@ import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/rea
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
 import type { DataSets } from "../generators/generate-data.js";
-import { DEFAULT_BATCH_OPTIONS, makeSegments, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
+import { DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_COST, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
@@ -110,7 +110,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   const threads = given.threads ?? availableParallelism();
   const plan = planSweep(loaded.experiment);
   const batchOptions: BatchOptions = {
-    targetCost: given.batch?.targetCost ?? DEFAULT_BATCH_OPTIONS.targetCost,
+    targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
     // Enough batches that every thread gets several, even when each run is cheap.
     maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
   };

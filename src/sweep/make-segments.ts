@@ -8,12 +8,22 @@ export interface BatchOptions {
 }
 
 /**
- * 1.6·10^7 estimated multiply-adds per task. The estimate's epochs are the loose (R̂/γ̂)², so real
- * work is often far less: 72 runs of n 100, d 10, γ 0.1, about 10 ms on one thread here. A task then
- * costs the coordinator (one message each way, two writes) a few percent of a worker's time on it, while
- * a sweep of heavy runs still spreads over every thread.
+ * 1.6·10^8 estimated multiply-adds per task, at most 256 runs. The estimate's epochs are the loose
+ * (R̂/γ̂)², so real work is often ~100 times less: 256 runs of n 100, d 10, γ 0.1 take ~25 ms on one
+ * thread here, 4 runs of n 1 000, d 50, γ 0.05 (4.1·10^7 each) ~8 ms. Each task costs the coordinator
+ * ~0.2–0.5 ms of CPU when its thread is woken for it (the message, the writes), and a thread with no next
+ * task queued waits a round trip: with 1.6·10^7, those heavy runs went one to a task, and a sweep of
+ * 1 000 of them took 1.3–1.7 times as long (scratch/ab-batch.sh, 1 and 2 threads). 256 runs' lines
+ * (~2 KB a run) and digest fit one slot of a worker's output ring (1 MiB, output-ring.ts). Where the
+ * estimate is close (data beyond separable data run to maxEpochs), a task is still ~0.1 s at most.
  */
-export const DEFAULT_BATCH_OPTIONS: BatchOptions = { targetCost: 16e6, maxRuns: 1000 };
+export const DEFAULT_BATCH_OPTIONS: BatchOptions = { targetCost: 16e7, maxRuns: 256 };
+
+/**
+ * The target with a run time limit (--run-timeout), which a whole task must keep: ten times smaller, so
+ * that a task overrunning it (and retried run by run) is rarer and costs less.
+ */
+export const TIMED_BATCH_COST = 16e6;
 
 /** Runs of the sweep in order: a range to run, or a row already recorded by a previous invocation. */
 export type SweepItem = { readonly todo: RunRange } | { readonly recorded: RunRow };

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/experiment/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
+import { DEFAULT_BATCH_OPTIONS, TIMED_BATCH_COST } from "../../src/sweep/make-segments.js";
 import { temporaryFolder } from "../helpers.js";
 
 const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
@@ -36,6 +37,15 @@ describe("runExperiment", () => {
     for (const output of outputs.slice(1)) expect(output).toEqual(outputs[0]);
   });
 
+  it("cuts smaller batches under a run time limit, which a whole batch must keep", async () => {
+    const outDir = temporaryFolder();
+    const small = loaded({ name: "timed", seed: 3, repeats: 40, grid: [{ n: [20], d: [2], margin: [0.2] }] });
+    await runExperiment(small, { threads: 1, outDir, runTimeoutSeconds: 60 });
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8"));
+    expect(manifest.options.batch.targetCost).toBe(TIMED_BATCH_COST);
+    expect(TIMED_BATCH_COST).toBeLessThan(DEFAULT_BATCH_OPTIONS.targetCost);
+  });
+
   it("writes runs in sweep order, one summary row per grid point, and a manifest", async () => {
     const outDir = temporaryFolder();
     const rssBefore = process.memoryUsage.rss() / 2 ** 20;
@@ -53,6 +63,8 @@ describe("runExperiment", () => {
     expect(manifest.tool).toMatchObject({ name: "perceptron-lab", node: process.version });
     expect(manifest.experiment).toMatchObject({ path: "inline.json", name: "determinism", hash: "0".repeat(64) });
     expect(manifest.options.threads).toBe(2);
+    // The default batches: at most 256 runs, and at least four a thread (528 runs on 2 threads: 66).
+    expect(manifest.options.batch).toEqual({ targetCost: DEFAULT_BATCH_OPTIONS.targetCost, maxRuns: 66 });
     expect(manifest.counts).toEqual(report.counts);
     expect(manifest.skipped).toEqual(report.skipped);
     expect(typeof manifest.wallSeconds).toBe("number");
