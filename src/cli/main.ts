@@ -80,12 +80,27 @@ async function main(args: string[]): Promise<number> {
       // yargs words some refusals on several lines ("Invalid values:\n  Argument: …"): one line, all of it.
       throw new UsageError(message.replace(/:\s*\n\s*/g, ": ").replace(/\s*\n\s*/g, "; "));
     });
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
     return exitCode;
   } catch (error) {
     return reportError(error, debug);
   }
+}
+
+/**
+ * yargs renders a command's whole help text as its handler starts (its usage instance's
+ * `cacheHelpMessage`), to show it should the handler fail later; `.fail` above never shows help, and
+ * `--help` renders its own, so that text is never read. It cost ~50–130 ms of the main thread on every
+ * command (string widths, wrapping; cpu profiles of `run`), while a sweep's threads started. The Angular
+ * CLI skips it the same way (angular/angular-cli#34087). Without the internal method (another yargs),
+ * nothing changes.
+ */
+function skipHelpCache(cli: object): void {
+  const internal = (cli as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === "function") usage.cacheHelpMessage = () => {};
 }
 
 /**
