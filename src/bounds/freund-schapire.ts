@@ -148,9 +148,10 @@ const SUM_B = new ScratchArray();
  * random data sets.)
  */
 function bestScale(m: Float64Array, n: number, radius: number, epochs: number): number {
-  // The positive m_i, largest first, in positive[0..count): the k-th breakpoint 1/positive[k] drops
-  // positive[k] from the sums. Gathered by a loop (a typed array's filter, a call a value, took 7 µs of
-  // n = 100; this 0.3), which also sums the points that never drop out (m_i ≤ 0).
+  // The positive m_i in ascending order, in positive[0..count): the k-th breakpoint (k from 0) is 1/m for
+  // the k-th largest, m = positive[count − 1 − k], and drops it from the sums. Gathered by a loop (a typed
+  // array's filter, a call a value, took 7 µs of n = 100; this 0.3), which also sums the points that never
+  // drop out (m_i ≤ 0). Read from the end rather than reversed (a reverse cost ~1 µs of n = 100).
   const positive = POSITIVE.of(n);
   let count = 0;
   let restA = 0;
@@ -163,16 +164,17 @@ function bestScale(m: Float64Array, n: number, radius: number, epochs: number): 
       restB += m[i]! * m[i]!;
     }
   }
-  positive.subarray(0, count).sort().reverse();
-  // The sums over the points still in (the non-positive ones, and positive[k..]), from the smallest
-  // positive up, never by subtraction.
+  positive.subarray(0, count).sort();
+  // sumA[k], sumB[k]: the sums over the points still in past the k-th breakpoint (the non-positive ones, and
+  // the count − k smallest positive), from the smallest positive up, never by subtraction.
   const sumA = SUM_A.of(count + 1);
   const sumB = SUM_B.of(count + 1);
   sumA[count] = restA;
   sumB[count] = restB;
   for (let k = count - 1; k >= 0; k--) {
-    sumA[k] = sumA[k + 1]! + positive[k]!;
-    sumB[k] = sumB[k + 1]! + positive[k]! * positive[k]!;
+    const value = positive[count - 1 - k]!;
+    sumA[k] = sumA[k + 1]! + value;
+    sumB[k] = sumB[k + 1]! + value * value;
   }
   const root = Math.sqrt(epochs);
   const slope = (t: number, k: number) => {
@@ -181,10 +183,10 @@ function bestScale(m: Float64Array, n: number, radius: number, epochs: number): 
     return s > 0 ? radius - (root * (a - t * sumB[k]!)) / Math.sqrt(s) : radius;
   };
   if (!(slope(0, 0) < 0)) return 0;
-  // Piece k: t in [1/positive[k−1], 1/positive[k]] (from 0 for k = 0), without the k largest m_i.
+  // Piece k: t between the (k−1)-th and the k-th breakpoints (from 0 for k = 0), without the k largest m_i.
   for (let k = 0; k < count; k++) {
-    const left = k === 0 ? 0 : 1 / positive[k - 1]!;
-    const right = 1 / positive[k]!;
+    const left = k === 0 ? 0 : 1 / positive[count - k]!;
+    const right = 1 / positive[count - 1 - k]!;
     if (slope(right, k) >= 0) {
       const a = sumA[k]!;
       const b = sumB[k]!;
@@ -195,5 +197,5 @@ function bestScale(m: Float64Array, n: number, radius: number, epochs: number): 
     }
   }
   // Beyond the last breakpoint only points with m_i ≤ 0 are in, where g' ≥ R > 0.
-  return 1 / positive[count - 1]!;
+  return 1 / positive[0]!;
 }
