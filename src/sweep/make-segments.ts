@@ -13,9 +13,10 @@ export interface BatchOptions {
  * thread here, 4 runs of n 1 000, d 50, γ 0.05 (4.1·10^7 each) ~8 ms. Each task costs the coordinator
  * ~0.2–0.5 ms of CPU when its thread is woken for it (the message, the writes), and a thread with no next
  * task queued waits a round trip: with 1.6·10^7, those heavy runs went one to a task, and a sweep of
- * 1 000 of them took 1.3–1.7 times as long (scratch/ab-batch.sh, 1 and 2 threads). 256 runs' lines
- * (~2 KB a run) and digest fit one slot of a worker's output ring (1 MiB, output-ring.ts). Where the
- * estimate is close (data beyond separable data run to maxEpochs), a task is still ~0.1 s at most.
+ * 1 000 of them took 1.3–1.7 times as long (runExperiment with both targets alternated, 1 and 2 threads).
+ * 256 runs' lines (~2 KB a run) and digest fit one slot of a worker's output ring (1 MiB, output-ring.ts).
+ * Where the estimate is close (data beyond separable data run to maxEpochs), a task is 1.6·10^8
+ * multiply-adds, 0.05–0.2 s at this machine's 1–3·10^9 a second.
  */
 export const DEFAULT_BATCH_OPTIONS: BatchOptions = { targetCost: 16e7, maxRuns: 256 };
 
