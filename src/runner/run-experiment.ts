@@ -9,7 +9,7 @@ import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/rea
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
 import type { DataSets } from "../generators/generate-data.js";
-import { DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_COST, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
+import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_COST, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
@@ -111,8 +111,11 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   const plan = planSweep(loaded.experiment);
   const batchOptions: BatchOptions = {
     targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
-    // Enough batches that every thread gets several, even when each run is cheap.
-    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * 4)))),
+    // At least 16 batches a thread, even when each run is cheap: a window of 3 a thread is in flight, and an
+    // interrupted sweep finishes those first (with 4 a thread, a short sweep or shard was mostly in flight
+    // from the start, and a SIGTERM let it complete); the last batches also balance better. Sweeps of more
+    // than 16 × 256 runs a thread keep the 256-run cap.
+    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * BATCHES_PER_THREAD)))),
   };
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
   const outDir = given.outDir ?? defaultResultFolder(loaded.experiment);

@@ -26,6 +26,9 @@ export const DEFAULT_BATCH_OPTIONS: BatchOptions = { targetCost: 16e7, maxRuns: 
  */
 export const TIMED_BATCH_COST = 16e6;
 
+/** A sweep is cut into at least this many batches a thread (runExperiment caps maxRuns by it). */
+export const BATCHES_PER_THREAD = 16;
+
 /** Runs of the sweep in order: a range to run, or a row already recorded by a previous invocation. */
 export type SweepItem = { readonly todo: RunRange } | { readonly recorded: RunRow };
 /** Consecutive items of one kind: a batch to run (its ranges), or recorded rows to reuse as they are. */

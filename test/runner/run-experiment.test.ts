@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/experiment/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { DEFAULT_BATCH_OPTIONS, TIMED_BATCH_COST } from "../../src/sweep/make-segments.js";
+import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, TIMED_BATCH_COST } from "../../src/sweep/make-segments.js";
 import { temporaryFolder } from "../helpers.js";
 
 const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
@@ -63,8 +63,9 @@ describe("runExperiment", () => {
     expect(manifest.tool).toMatchObject({ name: "perceptron-lab", node: process.version });
     expect(manifest.experiment).toMatchObject({ path: "inline.json", name: "determinism", hash: "0".repeat(64) });
     expect(manifest.options.threads).toBe(2);
-    // The default batches: at most 256 runs, and at least four a thread (528 runs on 2 threads: 66).
-    expect(manifest.options.batch).toEqual({ targetCost: DEFAULT_BATCH_OPTIONS.targetCost, maxRuns: 66 });
+    // The default batches: at most 256 runs, and at least 16 a thread (528 runs on 2 threads: 17 runs).
+    expect(manifest.options.batch).toEqual({ targetCost: DEFAULT_BATCH_OPTIONS.targetCost, maxRuns: Math.ceil(528 / (2 * BATCHES_PER_THREAD)) });
+    expect(BATCHES_PER_THREAD).toBe(16);
     expect(manifest.counts).toEqual(report.counts);
     expect(manifest.skipped).toEqual(report.skipped);
     expect(typeof manifest.wallSeconds).toBe("number");
