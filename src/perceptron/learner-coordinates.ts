@@ -24,6 +24,7 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
   const dim = bias ? d + 1 : d;
   const u = allocate(n * dim);
   const squares = SQUARES.of(n);
+  let radiusSquared = 0;
   // Two rows at a time: each row's ‖u_i‖² is a chain of additions in the order of its components, and two
   // chains in flight keep the adder busier than one (see rowDots); the same sums as a row at a time.
   let i = 0;
@@ -52,6 +53,8 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
     }
     squares[i] = norm0;
     squares[i + 1] = norm1;
+    if (norm0 > radiusSquared) radiusSquared = norm0;
+    if (norm1 > radiusSquared) radiusSquared = norm1;
   }
   for (; i < n; i++) {
     const label = y[i]!;
@@ -66,9 +69,8 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
       norm2 += 1;
     }
     squares[i] = norm2;
+    if (norm2 > radiusSquared) radiusSquared = norm2;
   }
-  let radiusSquared = 0;
-  for (let k = 0; k < n; k++) if (squares[k]! > radiusSquared) radiusSquared = squares[k]!;
   // The bounds' enclosure of R² (dot-enclosure.ts) from these same sums: no second pass over the data.
   rememberRowSquares(u, n, dim, squares);
   return { n, dim, u, radiusSquared };
