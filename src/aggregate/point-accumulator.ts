@@ -72,8 +72,12 @@ export class PointAccumulator {
       const column = this.#columns[SUMMARY_COLUMNS.indexOf(name)]!;
       const values = column.values(scratch);
       column.dispose();
+      // Indexed, not for…of: this loop runs once a column, too few times for V8 to optimise an iterator away.
       let present = 0;
-      for (const value of values) if (!Number.isNaN(value)) scratch[present++] = value;
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i]!;
+        if (!Number.isNaN(value)) scratch[present++] = value;
+      }
       return scratch.subarray(0, present);
     };
     const stats: Record<string, Statistics> = {};
