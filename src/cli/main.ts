@@ -10,16 +10,22 @@ import { WriteError } from "../files/write-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { checkKernel } from "./check-kernel.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { compareBuilder, compareHandler } from "./compare-command.js";
-import { datasetBuilder, datasetHandler } from "./dataset-command.js";
-import { fitBuilder, fitHandler } from "./fit-command.js";
-import { mergeBuilder, mergeHandler } from "./merge-command.js";
-import { reportBuilder, reportHandler } from "./report-command.js";
-import { rerunBuilder, rerunHandler } from "./rerun-command.js";
-import { runBuilder, runHandler } from "./run-command.js";
-import { checkBuilder, checkHandler, slurmBuilder, slurmHandler } from "./slurm-command.js";
 import { DEFAULT_EXPERIMENT } from "./shared-options.js";
 import { toolVersion } from "../runner/tool-info.js";
+
+/**
+ * Each command's module, imported when that command is given (its builder, for its options and --help,
+ * then its handler): start-up loads what one command needs, not every command's libraries (compare's
+ * statistics, merge's Parquet, the Slurm scripts…). `--version` and the command list load none.
+ */
+const runCommand = () => import("./run-command.js");
+const fitCommand = () => import("./fit-command.js");
+const datasetCommand = () => import("./dataset-command.js");
+const mergeCommand = () => import("./merge-command.js");
+const slurmCommand = () => import("./slurm-command.js");
+const compareCommand = () => import("./compare-command.js");
+const reportCommand = () => import("./report-command.js");
+const rerunCommand = () => import("./rerun-command.js");
 
 async function main(args: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -33,32 +39,32 @@ async function main(args: string[]): Promise<number> {
   const cli = yargs(given)
     .scriptName("perceptron-lab")
     .usage("$0 <command> [options]\n\nHow the perceptron converges, against what theory promises.")
-    .command("run [experiment]", "Run an experiment's sweep and write its result tables", runBuilder, async (argv) => {
-      exitCode = await runHandler(argv as never);
+    .command("run [experiment]", "Run an experiment's sweep and write its result tables", async (y) => (await runCommand()).runBuilder(y), async (argv) => {
+      exitCode = await (await runCommand()).runHandler(argv as never);
     })
-    .command("fit", "Run the perceptron once on a CSV data set", fitBuilder, async (argv) => {
-      exitCode = await fitHandler(argv as never);
+    .command("fit", "Run the perceptron once on a CSV data set", async (y) => (await fitCommand()).fitBuilder(y), async (argv) => {
+      exitCode = await (await fitCommand()).fitHandler(argv as never);
     })
-    .command("dataset <experiment>", "Write the exact data set of one run as CSV", datasetBuilder, (argv) => {
-      exitCode = datasetHandler(argv as never);
+    .command("dataset <experiment>", "Write the exact data set of one run as CSV", async (y) => (await datasetCommand()).datasetBuilder(y), async (argv) => {
+      exitCode = (await datasetCommand()).datasetHandler(argv as never);
     })
-    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", mergeBuilder, async (argv) => {
-      exitCode = await mergeHandler(argv as never);
+    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", async (y) => (await mergeCommand()).mergeBuilder(y), async (argv) => {
+      exitCode = await (await mergeCommand()).mergeHandler(argv as never);
     })
-    .command("slurm <experiment>", "Write a Slurm job: an array of the experiment's shards, and their merge", slurmBuilder, (argv) => {
-      exitCode = slurmHandler(argv as never);
+    .command("slurm <experiment>", "Write a Slurm job: an array of the experiment's shards, and their merge", async (y) => (await slurmCommand()).slurmBuilder(y), async (argv) => {
+      exitCode = (await slurmCommand()).slurmHandler(argv as never);
     })
-    .command("check <work>", "List the shards of a Slurm job that are not complete, with the commands that run them again", checkBuilder, (argv) => {
-      exitCode = checkHandler(argv as never);
+    .command("check <work>", "List the shards of a Slurm job that are not complete, with the commands that run them again", async (y) => (await slurmCommand()).checkBuilder(y), async (argv) => {
+      exitCode = (await slurmCommand()).checkHandler(argv as never);
     })
-    .command("compare <baseline> <current>", "Compare two result folders point by point, for CI regression checks", compareBuilder, (argv) => {
-      exitCode = compareHandler(argv as never);
+    .command("compare <baseline> <current>", "Compare two result folders point by point, for CI regression checks", async (y) => (await compareCommand()).compareBuilder(y), async (argv) => {
+      exitCode = (await compareCommand()).compareHandler(argv as never);
     })
-    .command("report <folder>", "Write report.html (plots and the summary table), report.md and plots/*.svg", reportBuilder, async (argv) => {
-      exitCode = await reportHandler(argv as never);
+    .command("report <folder>", "Write report.html (plots and the summary table), report.md and plots/*.svg", async (y) => (await reportCommand()).reportBuilder(y), async (argv) => {
+      exitCode = await (await reportCommand()).reportHandler(argv as never);
     })
-    .command("rerun <folder>", "Run a result folder's experiment again from its manifest and compare the tables", rerunBuilder, async (argv) => {
-      exitCode = await rerunHandler(argv as never);
+    .command("rerun <folder>", "Run a result folder's experiment again from its manifest and compare the tables", async (y) => (await rerunCommand()).rerunBuilder(y), async (argv) => {
+      exitCode = await (await rerunCommand()).rerunHandler(argv as never);
     })
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
     .parserConfiguration({ "populate--": true })
