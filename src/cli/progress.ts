@@ -1,4 +1,7 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+
+/** cli-progress (CommonJS), required when a bar is drawn: --quiet, CI and pipes never load it. */
+const cliProgress = (): typeof import("cli-progress") => createRequire(import.meta.url)("cli-progress") as typeof import("cli-progress");
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -27,9 +30,10 @@ export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
 export function createProgress(options: ProgressOptions): Progress {
   if (options.quiet) return { update: () => {}, stop: () => {} };
   if (options.interactive) {
-    const bar = new cliProgress.SingleBar(
+    const { SingleBar, Presets } = cliProgress();
+    const bar = new SingleBar(
       { format: "{bar} {value}/{total} runs | {rate} runs/s | ETA {eta_formatted}", stream: process.stderr, hideCursor: true, etaBuffer: 50 },
-      cliProgress.Presets.shades_classic,
+      Presets.shades_classic,
     );
     const started = Date.now();
     let running = false;

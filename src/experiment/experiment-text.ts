@@ -1,6 +1,12 @@
+import { createRequire } from "node:module";
 import { extname } from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
 import { InputError } from "./input-error.js";
+
+/**
+ * The yaml package (CommonJS, ~70 modules), required by the first YAML experiment instead of imported
+ * by every command's start-up: most experiments are JSON.
+ */
+const yaml = (): typeof import("yaml") => createRequire(import.meta.url)("yaml") as typeof import("yaml");
 
 export type ExperimentFormat = "json" | "yaml";
 
@@ -44,8 +50,9 @@ function parseJson(text: string, where: string): unknown {
  * expand into a huge one.
  */
 function parseYamlText(text: string, where: string): unknown {
+  const { parse, YAMLParseError } = yaml();
   try {
-    return parseYaml(text, { schema: "core", uniqueKeys: true });
+    return parse(text, { schema: "core", uniqueKeys: true });
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const at = error.linePos?.[0];
