@@ -24,7 +24,11 @@ export function seedPrefix(experimentSeed: number, dataParameters: Readonly<Reco
   return `${head.slice(0, -1)},`;
 }
 
-/** The seed of one repeat, from its point's prefix (crypto's one-shot hash: no Hash object per run). */
+/**
+ * The seed of one repeat, from its point's prefix (crypto's one-shot hash: no Hash object per run): the
+ * digest's first 6 bytes, big-endian, read as its first 12 hex digits (< 2^48, exact in a double). The
+ * same number as reading them from a Buffer, without the Buffer: ~1.0 µs a call against ~1.7.
+ */
 export function seedOf(prefix: string, repeat: number): number {
-  return hash("sha256", `${prefix}${JSON.stringify(repeat)}]`, "buffer").readUIntBE(0, 6);
+  return parseInt(hash("sha256", `${prefix}${JSON.stringify(repeat)}]`, "hex").slice(0, 12), 16);
 }
