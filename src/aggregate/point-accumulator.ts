@@ -3,6 +3,7 @@ import {
   DIGEST_COLUMNS,
   DIGEST_FLAGS,
   DIGEST_VIOLATIONS,
+  DIGEST_WIDTH,
   EVERY_RUN_COLUMNS,
   EVERY_RUN_FROM,
   FLAG_CONVERGED,
@@ -60,6 +61,30 @@ export class PointAccumulator {
     if ((flags & FLAG_CONVERGED) === 0) return;
     this.#converged++;
     for (let c = 0; c < EVERY_RUN_FROM; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
+  }
+
+  /**
+   * Adds the `count` consecutive runs whose digests start at `at` in `values`: the same as adding them one
+   * by one. A batch of ok, converged runs (the usual one) goes a column at a time (see
+   * ValueColumn.pushStrided): ~0.3 µs a run of the coordinator against ~0.6 for a call a value.
+   */
+  addRuns(values: Float64Array, at: number, count: number): void {
+    const end = at + count * DIGEST_WIDTH;
+    for (let run = at; run < end; run += DIGEST_WIDTH) {
+      const flags = values[run + DIGEST_FLAGS]!;
+      if ((flags & FLAG_OK) === 0 || (flags & FLAG_CONVERGED) === 0) {
+        for (let one = at; one < end; one += DIGEST_WIDTH) this.add(values, one);
+        return;
+      }
+    }
+    for (let run = at; run < end; run += DIGEST_WIDTH) {
+      this.#violations += values[run + DIGEST_VIOLATIONS]!;
+      if ((values[run + DIGEST_FLAGS]! & FLAG_NOT_OPTIMAL) !== 0) this.#notOptimal++;
+    }
+    this.#runs += count;
+    this.#ok += count;
+    this.#converged += count;
+    for (let c = 0; c < this.#columns.length; c++) this.#columns[c]!.pushStrided(values, at + DIGEST_COLUMNS + c, DIGEST_WIDTH, count);
   }
 
   /** The point's summary row; the accumulator is spent afterwards (its memory and files released). */

@@ -20,15 +20,20 @@ export class PointSummariser {
   /** Adds a batch's runs; returns the summaries of the points they completed (a point ends where the next starts). */
   add(digest: RunDigest): SummaryRow[] {
     const finished: SummaryRow[] = [];
+    const { values } = digest;
     let head = 0;
-    for (let k = 0, at = 0; k < digest.count; k++, at += DIGEST_WIDTH) {
-      const point = digest.values[at + DIGEST_POINT]!;
+    // Each stretch of consecutive runs of one point goes to its accumulator at once.
+    for (let k = 0; k < digest.count; ) {
+      const point = values[k * DIGEST_WIDTH + DIGEST_POINT]!;
       if (this.#accumulator?.head.point !== point) {
         if (this.#accumulator !== null) finished.push(this.#accumulator.summary());
         while (digest.heads[head]!.point !== point) head++;
         this.#accumulator = new PointAccumulator(digest.heads[head]!, this.#spillFile);
       }
-      this.#accumulator.add(digest.values, at);
+      let next = k + 1;
+      while (next < digest.count && values[next * DIGEST_WIDTH + DIGEST_POINT] === point) next++;
+      this.#accumulator.addRuns(values, k * DIGEST_WIDTH, next - k);
+      k = next;
     }
     return finished;
   }

@@ -41,6 +41,24 @@ export class ValueColumn {
     this.#last![this.#filled++] = value;
   }
 
+  /**
+   * Pushes `count` values read `stride` apart from `values[start]`: the same as pushing them one by one,
+   * a chunk's worth at a time (a batch's column of digests, without a call and a chunk check per value).
+   */
+  pushStrided(values: Float64Array, start: number, stride: number, count: number): void {
+    let from = start;
+    let left = count;
+    while (left > 0) {
+      if (this.#last === null || this.#filled === this.#last.length) this.#nextChunk();
+      const last = this.#last!;
+      const take = Math.min(left, last.length - this.#filled);
+      let filled = this.#filled;
+      for (let i = 0; i < take; i++, from += stride) last[filled++] = values[from]!;
+      this.#filled = filled;
+      left -= take;
+    }
+  }
+
   /** Every value, in the order pushed: at the start of `into` when given (long enough), else a new array. */
   values(into?: Float64Array): Float64Array {
     if (into !== undefined && into.length < this.length) throw new RangeError(`${this.length} values do not fit in ${into.length}`);

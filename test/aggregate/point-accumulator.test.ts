@@ -56,6 +56,29 @@ describe("ValueColumn", () => {
     );
     expect(spillFiles()).toEqual([]);
   });
+
+  it("pushStrided keeps the same values in the same order as pushing them one by one", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 700 }), { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3000 }), (counts, stride, spillAfter) => {
+        const one = new ValueColumn(spillFile, spillAfter);
+        const strided = new ValueColumn(spillFile, spillAfter);
+        let next = 0;
+        for (const count of counts) {
+          const offset = next % stride;
+          const values = Float64Array.from({ length: offset + count * stride }, (_, i) => Math.cos(next + i) * 1e3);
+          for (let k = 0; k < count; k++) one.push(values[offset + k * stride]!);
+          strided.pushStrided(values, offset, stride, count);
+          next += count;
+        }
+        const [a, b, length] = [one.values(), strided.values(), strided.length];
+        one.dispose();
+        strided.dispose();
+        return length === next && a.length === next && b.length === next && a.every((value, i) => Object.is(value, b[i]));
+      }),
+      { numRuns: 60 },
+    );
+    expect(spillFiles()).toEqual([]);
+  });
 });
 
 describe("PointAccumulator", () => {
@@ -83,5 +106,37 @@ describe("PointAccumulator", () => {
     expect(spillFiles()).toEqual([]);
     expect(expected).toMatchObject({ runs: rows.length, errors: rows.filter((row) => row.status === "error").length });
     expect(expected.converged).toBe(rows.filter((row) => row.status === "ok" && row.converged).length);
+  });
+
+  it("adds a stretch of runs at once as it adds them one by one, whether every run converged or not", () => {
+    const base = executeRun(runSpec({ generator: "hadamard", n: 8, d: 7, margin: null, radius: null, offset: null }));
+    // Stretches of 256 runs: the first all ok and converged (a column at a time), the next with a run that
+    // did not converge, the next with a failed one (run by run), then a short one; NaN (null) values too.
+    const rows = Array.from({ length: 3 * 256 + 40 }, (_, i) => ({
+      ...base,
+      run: i,
+      repeat: i,
+      updates: (i * 7919) % 1000,
+      bestRatio: i % 13 === 0 ? null : ((i * 104729) % 997) / 997,
+      violations: i % 37 === 0 ? 1 : 0,
+      optimalStatus: i % 29 === 0 ? ("inexact" as const) : ("off" as const),
+      converged: i !== 300,
+      status: i === 600 ? ("error" as const) : ("ok" as const),
+    }));
+    const digest = digestRows(rows);
+    const oneByOne = new PointAccumulator(digest.heads[0]!, spillFile, 200);
+    const stretches = new PointAccumulator(digest.heads[0]!, spillFile, 200);
+    for (let k = 0; k < digest.count; k++) oneByOne.add(digest.values, k * DIGEST_WIDTH);
+    for (let k = 0; k < digest.count; k += 256) stretches.addRuns(digest.values, k * DIGEST_WIDTH, Math.min(256, digest.count - k));
+    const expected = oneByOne.summary();
+    expect(stretches.summary()).toEqual(expected);
+    expect(expected).toMatchObject({
+      runs: rows.length,
+      errors: 1,
+      converged: rows.length - 2,
+      violations: rows.filter((row) => row.violations > 0).length,
+      notOptimal: rows.filter((row) => row.optimalStatus === "inexact").length,
+    });
+    expect(spillFiles()).toEqual([]);
   });
 });
