@@ -12,10 +12,13 @@ export function compareBuilder(yargs: Argv) {
     .option("fail", {
       type: "string",
       array: true,
+      // A bare --fail (an unset variable in a script) is refused, not read as the default rules: yargs checks
+      // requiresArg only for an option without a default, so the defaults are applied in the handler.
+      requiresArg: true,
       describe:
         "A rule, repeatable (given rules replace the defaults): converged (a confirmed drop of the converged share), errors (any new error run), " +
         "or statistic:metric:threshold with statistic mean, sd, min, p10, p25, median, p75, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
-      default: DEFAULT_FAIL_RULES,
+      defaultDescription: DEFAULT_FAIL_RULES.join(" "),
     })
     .option("alpha", { type: "number", describe: "Level of the tests that confirm a change, after the correction", default: 0.05 })
     .option("correction", {
@@ -37,7 +40,7 @@ export function compareBuilder(yargs: Argv) {
 interface CompareArguments {
   baseline: string;
   current: string;
-  fail: string[];
+  fail?: string[];
   alpha: number;
   correction: string;
   acceptPointChanges: boolean;
@@ -48,7 +51,7 @@ interface CompareArguments {
 
 /** Exit code 0: pass; 1: a regression; 2: a usage mistake (the CLI's own rule). */
 export function compareHandler(argv: CompareArguments): number {
-  const rules = argv.fail.map(parseFailRule);
+  const rules = (argv.fail ?? DEFAULT_FAIL_RULES).map(parseFailRule);
   if (!(argv.alpha > 0 && argv.alpha < 1)) throw new UsageError(`--alpha ${argv.alpha}: must be between 0 and 1`);
   const report = compareResults(argv.baseline, argv.current, rules, {
     alpha: argv.alpha,

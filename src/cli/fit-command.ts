@@ -11,7 +11,7 @@ import { positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
 export function fitBuilder(yargs: Argv) {
   return yargs
-    .option("data", { type: "string", describe: "CSV with a header, a label column (-1/+1 or 0/1) and numeric features", demandOption: true })
+    .option("data", { type: "string", requiresArg: true, describe: "CSV with a header, a label column (-1/+1 or 0/1) and numeric features", demandOption: true })
     .option("bias", { type: "boolean", describe: "Learn a bias (--no-bias: through the origin)", default: true })
     .option("eta", { type: "number", describe: "Increment η > 0", default: EXPERIMENT_DEFAULTS.eta })
     .option("init", {
@@ -45,6 +45,7 @@ interface FitArguments {
 }
 
 export async function fitHandler(argv: FitArguments): Promise<number> {
+  if (argv.data.trim() === "") throw new UsageError("--data is empty: name the CSV file (an unset variable in a script?)");
   const eta = positiveNumberFlag("eta", argv.eta);
   const seed = wholeNumberFlag("seed", argv.seed, 0, Number.MAX_SAFE_INTEGER);
   const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);

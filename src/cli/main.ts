@@ -69,6 +69,8 @@ async function main(args: string[]): Promise<number> {
     .option("debug", { type: "boolean", describe: "Show the stack trace of an error", default: false })
     .parserConfiguration({ "populate--": true })
     .middleware((argv) => checkKernel(String(argv._[0])))
+    // yargs hands a middleware its instance too (not in its types): the options known once the command's builder ran.
+    .middleware(((_argv: unknown, parser: { getOptions(): ParserOptions }) => refuseBareValueFlags(given, parser.getOptions())) as never)
     .middleware(argumentsAfterDashes)
     .epilogue(
       "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
@@ -124,6 +126,32 @@ function argumentsAfterDashes(argv: { _: (string | number)[]; "--"?: (string | n
   throw new UsageError(`unexpected argument${rest.length > 1 ? "s" : ""} after --: ${rest.join(" ")}`);
 }
 
+/** What refuseBareValueFlags reads of yargs' options (the command's own included, once its builder ran). */
+interface ParserOptions {
+  readonly string: readonly string[];
+  readonly number: readonly string[];
+  readonly choices: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A flag that takes a value given without one, last or before another flag (`--threads --quiet`, or
+ * `--alpha $ALPHA` with the variable unset), is refused: yargs would read it as the flag's default, or as
+ * no flag at all, in silence, and a CI gate would run with a level or rules nobody asked for.
+ */
+function refuseBareValueFlags(args: readonly string[], options: ParserOptions): void {
+  const takesValue = new Set([...options.string, ...options.number, ...Object.keys(options.choices)]);
+  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  for (let i = 0; i < end; i++) {
+    const flag = /^--([^=]+)$/.exec(args[i]!)?.[1];
+    if (flag === undefined || !takesValue.has(flag)) continue;
+    const next = args[i + 1];
+    // A value may start with a dash (a negative number, `-` for standard input), not with a dash and a letter.
+    if (next === undefined || i + 1 >= end || /^--?[A-Za-z]/.test(next)) {
+      throw new UsageError(`--${flag} needs a value (an unset variable in a script?)`);
+    }
+  }
+}
+
 /** run's options that take a value: a `-` right after one of them is that value, not the experiment. */
 const RUN_VALUE_FLAGS = new Set(["--threads", "--out", "--run-timeout", "--worker-memory", "--shard", "--set"]);
 
@@ -140,7 +168,10 @@ function standardInputArgument(args: string[]): string[] {
   return [...args.slice(0, dash), ...args.slice(dash + 1), "--", "-"];
 }
 
-function reportError(error: unknown, debug: boolean): number {
+function reportError(thrown: unknown, debug: boolean): number {
+  // yargs' own refusals, a flag given without its value among them ("Not enough arguments following:
+  // set"), come as a YError: a usage mistake like the rest, not a failure of the tool.
+  const error = thrown instanceof Error && thrown.name === "YError" ? new UsageError(thrown.message) : thrown;
   const usage = error instanceof InputError || error instanceof UsageError;
   // A data set beyond float64's range, or a disk that refused a write, is said plainly: not a bug of the tool.
   const expected = usage || error instanceof NumericalRangeError || error instanceof WriteError;

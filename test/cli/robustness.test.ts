@@ -114,6 +114,27 @@ describe("usage mistakes of run and rerun", () => {
     expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
+  it("refuses a flag that takes a value given without one (an unset variable), naming it, before anything is written", () => {
+    const out = join(folder, "bare");
+    const refused = (args: string[], flag: string) =>
+      expect(cli(args)).toMatchObject({ code: 2, stdout: "", stderr: `Error: --${flag} needs a value (an unset variable in a script?)\nRun with --help for the options.\n` });
+    // Last, or before another flag: yargs alone would run with the default thread count, level or rules.
+    refused(["run", "--out", out, "--threads"], "threads");
+    refused(["run", "--threads", "--out", out], "threads");
+    refused(["run", "--out", out, "--quiet", "--run-timeout"], "run-timeout");
+    refused(["compare", out, out, "--alpha"], "alpha");
+    refused(["compare", out, out, "--correction", "--json"], "correction");
+    refused(["fit", "--data", "x.csv", "--order"], "order");
+    refused(["rerun", out, "--threads"], "threads");
+    expect(existsSync(out)).toBe(false);
+    // yargs' own refusal of an option with no default, --fail included (its defaults are the handler's): a usage mistake.
+    expect(cli(["compare", out, out, "--fail", "errors", "--fail"])).toMatchObject({ code: 2, stderr: "Error: Not enough arguments following: fail\nRun with --help for the options.\n" });
+    expect(cli(["fit", "--data", "", "--seed", "1"])).toMatchObject({ code: 2, stderr: "Error: --data is empty: name the CSV file (an unset variable in a script?)\nRun with --help for the options.\n" });
+    // A value that starts with a dash is a value; after -- nothing is a flag (here, an experiment file's name).
+    expect(cli(["run", "--threads", "-1", "--out", out]).stderr).toContain("Error: --threads -1:");
+    expect(cli(["run", "--out", out, "--", "--threads"]).stderr).toContain("Error: --threads: cannot read");
+  });
+
   it("arms --run-timeout in whole milliseconds, and refuses what no timer can wait", () => {
     // 2.01 s is 2009.9999999999998 ms: AbortSignal.timeout refused it, and every run became an error row.
     const out = join(folder, "timeout");
