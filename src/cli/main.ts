@@ -32,7 +32,7 @@ async function main(args: string[]): Promise<number> {
   const debug = args.includes("--debug");
   let given: string[];
   try {
-    given = standardInputArgument(args);
+    given = attachDashedValues(standardInputArgument(args));
   } catch (error) {
     return reportError(error, debug);
   }
@@ -150,6 +150,27 @@ function refuseBareValueFlags(args: readonly string[], options: ParserOptions): 
       throw new UsageError(`--${flag} needs a value (an unset variable in a script?)`);
     }
   }
+}
+
+/**
+ * `--init -0.5,1,0` is the flag and its value: yargs reads a token that starts with a dash as a flag
+ * unless it is a plain number ("Unknown argument: 0"), so a token that starts with a dash and a digit
+ * (or `-.` and a digit) right after a `--flag` is attached to it (`--init=-0.5,1,0`), up to `--`.
+ */
+function attachDashedValues(args: string[]): string[] {
+  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (i + 1 < end && /^--[^=]+$/.test(arg) && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** run's options that take a value: a `-` right after one of them is that value, not the experiment. */

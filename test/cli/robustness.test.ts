@@ -133,6 +133,10 @@ describe("usage mistakes of run and rerun", () => {
     // A value that starts with a dash is a value; after -- nothing is a flag (here, an experiment file's name).
     expect(cli(["run", "--threads", "-1", "--out", out]).stderr).toContain("Error: --threads -1:");
     expect(cli(["run", "--out", out, "--", "--threads"]).stderr).toContain("Error: --threads: cannot read");
+    // Weights that start with a minus sign are --init's value, not flags (yargs alone: "Unknown argument: 0").
+    const fit = cli(["fit", "--data", "experiments/data/iris-setosa.csv", "--init", "-0.5,1,0,0,0"]);
+    expect(fit).toMatchObject({ code: 0, stderr: "" });
+    expect(fit.stdout).toContain("init -0.5,1,0,0,0");
   });
 
   it("arms --run-timeout in whole milliseconds, and refuses what no timer can wait", () => {
