@@ -140,13 +140,12 @@ interface ParserOptions {
  */
 function refuseBareValueFlags(args: readonly string[], options: ParserOptions): void {
   const takesValue = new Set([...options.string, ...options.number, ...Object.keys(options.choices)]);
-  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  const end = flagsEnd(args);
   for (let i = 0; i < end; i++) {
     const flag = /^--([^=]+)$/.exec(args[i]!)?.[1];
     if (flag === undefined || !takesValue.has(flag)) continue;
-    const next = args[i + 1];
     // A value may start with a dash (a negative number, `-` for standard input), not with a dash and a letter.
-    if (next === undefined || i + 1 >= end || /^--?[A-Za-z]/.test(next)) {
+    if (i + 1 >= end || /^--?[A-Za-z]/.test(args[i + 1]!)) {
       throw new UsageError(`--${flag} needs a value (an unset variable in a script?)`);
     }
   }
@@ -158,7 +157,7 @@ function refuseBareValueFlags(args: readonly string[], options: ParserOptions): 
  * (or `-.` and a digit) right after a `--flag` is attached to it (`--init=-0.5,1,0`), up to `--`.
  */
 function attachDashedValues(args: string[]): string[] {
-  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  const end = flagsEnd(args);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -173,6 +172,12 @@ function attachDashedValues(args: string[]): string[] {
   return out;
 }
 
+/** Where the flags end: at `--` (what follows is taken as it is, see argumentsAfterDashes), else the end. */
+function flagsEnd(args: readonly string[]): number {
+  const dashes = args.indexOf("--");
+  return dashes === -1 ? args.length : dashes;
+}
+
 /** run's options that take a value: a `-` right after one of them is that value, not the experiment. */
 const RUN_VALUE_FLAGS = new Set(["--threads", "--out", "--run-timeout", "--worker-memory", "--shard", "--set"]);
 
@@ -182,7 +187,7 @@ const RUN_VALUE_FLAGS = new Set(["--threads", "--out", "--run-timeout", "--worke
  */
 function standardInputArgument(args: string[]): string[] {
   if (args[0] !== "run") return args;
-  const end = args.indexOf("--") === -1 ? args.length : args.indexOf("--");
+  const end = flagsEnd(args);
   const dash = args.findIndex((arg, i) => i < end && arg === "-" && !RUN_VALUE_FLAGS.has(args[i - 1]!));
   if (dash === -1) return args;
   if (end < args.length) throw new UsageError("run: - (standard input) and an experiment after --: give one experiment");
