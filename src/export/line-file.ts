@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { WriteError } from "../files/write-error.js";
-import { closeFile, closeQuietly, createFile, syncFile, writeAll } from "../files/checked-fs.js";
+import { closeFile, closeQuietly, createFile, openForSync, syncFile, syncFileInBackground, writeAll } from "../files/checked-fs.js";
 
 const UTF8 = new TextEncoder();
 
@@ -9,7 +9,8 @@ const UTF8 = new TextEncoder();
  * no interleaving, no backpressure, a failed or short write throws a WriteError naming the file, and only
  * whole lines ever reach the file (a process that exits between writes leaves complete lines; only a kill
  * or a full disk in the middle of a write can tear the last one, which readers drop). `sync` flushes and
- * asks the OS to put the bytes on disk. Never opened through a symlink.
+ * asks the OS to put the bytes on disk; `syncInBackground` asks it without waiting. Never opened through a
+ * symlink.
  */
 export class LineFile {
   readonly #fd: number;
@@ -24,6 +25,12 @@ export class LineFile {
   /** Bytes handed to the system so far: the file's size once closed. */
   #bytes = 0;
   #closed = false;
+  /** A second, read-only descriptor of the file for syncs in the background, opened at the first. */
+  #syncFd: number | null = null;
+  /** Whether a background sync is in flight (one at a time). */
+  #syncing = false;
+  /** What a background sync failed with, thrown by the next write, sync or close. */
+  #syncFailure: WriteError | null = null;
 
   constructor(readonly path: string, private readonly flushAt = 1 << 16) {
     this.#fd = createFile(path);
@@ -32,6 +39,7 @@ export class LineFile {
 
   /** Whole lines (text, or their UTF-8 bytes): they reach the file in one write with what is pending, never split. */
   write(text: string | Uint8Array): void {
+    if (this.#syncFailure !== null) throw this.#syncFailure;
     if (!this.#append(text)) {
       this.flush();
       // Larger than the buffer: written at once, on its own.
@@ -65,14 +73,44 @@ export class LineFile {
   }
 
   sync(): void {
+    if (this.#syncFailure !== null) throw this.#syncFailure;
     this.flush();
     syncFile(this.#fd, this.path);
+  }
+
+  /**
+   * Flushes, and starts a sync that runs in libuv's thread pool while the writer goes on (none when the last
+   * is still in flight): a sweep's coordinator used to wait in fsync every second while the system wrote
+   * back the second's ~20 MB of tables, and its threads for the coordinator. A failure is thrown by the next
+   * write, sync or close; close still syncs in the foreground, so a closed file's bytes are on disk, and the
+   * system reports a write-back failure to that sync too. Its own descriptor (openForSync), so that close
+   * never closes a descriptor a sync still uses.
+   */
+  syncInBackground(): void {
+    if (this.#syncFailure !== null) throw this.#syncFailure;
+    this.flush();
+    if (this.#syncing) return;
+    this.#syncFd ??= openForSync(this.path);
+    syncFileInBackground(this.#syncFd, this.path, (failure) => {
+      this.#syncing = false;
+      this.#syncFailure ??= failure;
+      if (this.#closed) this.#closeSyncFd();
+    });
+    this.#syncing = true;
+  }
+
+  /** Closes the background syncs' descriptor, once none is in flight (else their callback does). */
+  #closeSyncFd(): void {
+    if (this.#syncing || this.#syncFd === null) return;
+    closeQuietly(this.#syncFd);
+    this.#syncFd = null;
   }
 
   /** Flushes, syncs and closes the file, then checks that its size on disk is every byte written. */
   close(): void {
     this.sync();
     this.#closed = true;
+    this.#closeSyncFd();
     closeFile(this.#fd, this.path);
     const size = statSync(this.path, { throwIfNoEntry: false })?.size;
     if (size !== this.#bytes) throw new WriteError(this.path, "close", "short", `${size ?? "no"} bytes on disk, ${this.#bytes} written`);
@@ -83,6 +121,7 @@ export class LineFile {
     if (this.#closed) return;
     this.#closed = true;
     this.#size = 0;
+    this.#closeSyncFd();
     closeQuietly(this.#fd);
   }
 }

@@ -62,9 +62,9 @@ export class ResultWriter {
     return [this.#runsJsonl, this.#runsCsv, this.#summaryJson, this.#summaryCsv].filter((file): file is LineFile => file !== null);
   }
 
-  /** Flushes every table and syncs it to disk. */
-  sync(): void {
-    for (const file of this.#tables()) file.sync();
+  /** Flushes every table and starts syncing it to disk (LineFile.syncInBackground); close syncs and waits. */
+  syncInBackground(): void {
+    for (const file of this.#tables()) file.syncInBackground();
   }
 
   /** The run tables this folder writes (a sweep's lines are formatted for these only). */

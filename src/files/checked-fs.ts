@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fsync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { faultPoint } from "./fault-points.js";
 import { WriteError } from "./write-error.js";
@@ -34,6 +34,23 @@ export function writeAll(fd: number, path: string, data: string | Uint8Array, po
 /** Asks the system to put the file's bytes on disk. */
 export function syncFile(fd: number, path: string): void {
   checked("sync", path, () => fsyncSync(fd));
+}
+
+/**
+ * Opens a file of ours read-only, for syncFileInBackground: fsync needs no write access, and a descriptor
+ * of its own is never closed under a sync in flight by the writer's close (nor reused for another file).
+ * Never follows a symlink. Checked as part of a sync (a failure says "sync failed").
+ */
+export function openForSync(path: string): number {
+  return checked("sync", path, () => openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW));
+}
+
+/**
+ * Starts syncing the file's bytes to disk in libuv's thread pool and returns at once; `done` gets the
+ * failure as a WriteError, or null. A failure to start (a test's fault point included) throws here.
+ */
+export function syncFileInBackground(fd: number, path: string, done: (error: WriteError | null) => void): void {
+  checked("sync", path, () => fsync(fd, (error) => done(error === null ? null : WriteError.of(path, "sync", error))));
 }
 
 export function closeFile(fd: number, path: string): void {

@@ -11,7 +11,10 @@ import { SPILL_PREFIX } from "./result-folder.js";
 /** How many failed runs are kept for the message, and how many violating runs' data sets are written. */
 const KEEP_ERRORS = 5;
 const KEEP_VIOLATIONS = 20;
-/** Synced to disk at least this often (and at the end): a kill loses at most the rows since. */
+/**
+ * A sync of the tables starts at least this often (and the end waits for one): a crash of the machine loses
+ * at most the rows since the last that finished; a killed process, only the rows still in its buffers.
+ */
 export const SYNC_EVERY_MS = 1000;
 
 export interface SinkCounts {
@@ -77,10 +80,10 @@ export class TableSink {
     this.syncIfDue();
   }
 
-  /** Syncs the tables if the last sync is SYNC_EVERY_MS old (also while the sweep waits on a long batch). */
+  /** Starts a sync of the tables if the last began SYNC_EVERY_MS ago (also while the sweep waits on a long batch). */
   syncIfDue(): void {
     if (Date.now() - this.#lastSync < SYNC_EVERY_MS) return;
-    this.#writer.sync();
+    this.#writer.syncInBackground();
     this.#lastSync = Date.now();
   }
 
