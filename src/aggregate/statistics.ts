@@ -32,16 +32,33 @@ export function medianOf(values: Float64Array | readonly number[]): Median {
  * (Quickselect does not order −0 and +0 among themselves as the typed sort does; both print as 0.)
  */
 function placeQuantiles(values: Float64Array | readonly number[], probabilities: readonly number[]): number[] {
-  const array = values instanceof Float64Array ? values : Float64Array.from(values);
+  const array = (values instanceof Float64Array ? values : Float64Array.from(values)) as unknown as number[];
   const last = array.length - 1;
-  // Index left − 1 holds its order statistic, and no value before `left` exceeds one from `left` on.
-  let left = 0;
-  for (const p of probabilities) {
-    for (const k of new Set([Math.floor(last * p), Math.ceil(last * p)])) {
-      if (k < left) continue;
-      quickselect(array as unknown as number[], k, left, last);
-      left = k + 1;
-    }
+  const ranks = [...new Set(probabilities.flatMap((p) => [Math.floor(last * p), Math.ceil(last * p)]))];
+  placeRanks(array, ranks, 0, ranks.length - 1, 0, last);
+  return array;
+}
+
+/**
+ * Puts the order statistics of ranks[from..to] (ascending) in their places within array[left..right],
+ * which holds exactly the order statistics left..right of the whole column: the middle rank first, over
+ * the whole range, then each side's ranks within that side only (about 3n steps for the ten ranks of
+ * statistics(), against about 6n when each quickselect ran from the last rank placed to the end). A rank at
+ * an end of its range is that range's least or greatest value: one scan and a swap.
+ */
+function placeRanks(array: number[], ranks: readonly number[], from: number, to: number, left: number, right: number): void {
+  if (from > to) return;
+  const middle = (from + to) >>> 1;
+  const k = ranks[middle]!;
+  if (k === left || k === right) {
+    let at = k;
+    for (let i = left; i <= right; i++) if (k === left ? array[i]! < array[at]! : array[i]! > array[at]!) at = i;
+    const value = array[at]!;
+    array[at] = array[k]!;
+    array[k] = value;
+  } else {
+    quickselect(array, k, left, right);
   }
-  return array as unknown as number[];
+  placeRanks(array, ranks, from, middle - 1, left, k - 1);
+  placeRanks(array, ranks, middle + 1, to, k + 1, right);
 }
