@@ -37,12 +37,14 @@ export function syncFile(fd: number, path: string): void {
 }
 
 /**
- * Opens a file of ours read-only, for syncFileInBackground: fsync needs no write access, and a descriptor
- * of its own is never closed under a sync in flight by the writer's close (nor reused for another file).
- * Never follows a symlink. Checked as part of a sync (a failure says "sync failed").
+ * Opens a file of ours for syncFileInBackground: a descriptor of its own is never closed under a sync in
+ * flight by the writer's close (nor reused for another file). Read-only, since fsync needs no write access,
+ * except on Windows, whose FlushFileBuffers does. Never follows a symlink. Checked as part of a sync (a
+ * failure says "sync failed").
  */
 export function openForSync(path: string): number {
-  return checked("sync", path, () => openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW));
+  const access = process.platform === "win32" ? constants.O_RDWR : constants.O_RDONLY;
+  return checked("sync", path, () => openSync(path, access | constants.O_NOFOLLOW));
 }
 
 /**
