@@ -57,6 +57,7 @@ function placeRanks(array: number[], ranks: readonly number[], from: number, to:
     array[at] = array[k]!;
     array[k] = value;
   } else {
+    // left < k < right, so right ≥ 1: simple-statistics' quickselect reads a right of 0 as the array's end.
     quickselect(array, k, left, right);
   }
   placeRanks(array, ranks, from, middle - 1, left, k - 1);
