@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,stages,maxMargin,sweep,grid,scaling,peer,memory]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,stages,maxMargin,sweep,grid,scaling,scalingLarge,peer,memory]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after half a second of warm-up.
  *
@@ -47,6 +47,11 @@
  *             cpuSeconds). Where the process's CPU a run stays flat as threads are added, a speedup below the
  *             thread count is the share of that CPU outside the workers (start-up, V8's compiler and
  *             garbage-collector threads, the coordinator) competing for the same cores.
+ * scalingLarge (--full, or named in --only) the issue's scaling sweeps: 400 000 small runs and 32 000 heavy runs
+ *             (n 1 000, d 50, margin 0.05; no max-margin) at 1, 2, 4, … threads up to the machine's cores, the
+ *             shipped command as above, once each (minutes at 1 thread); runs per second, the speedup over 1,
+ *             the CPU a run (process / main thread) and the peak RSS its manifest records, and the RSS a thread
+ *             over the 1-thread sweep's.
  * peer        the numpy + numba peer (../shared/peer, or PEER_DIR; PEER_PYTHON names a Python with numpy
  *             and numba) on its small (100 000 runs of n 100, d 10, margin 0.1) and heavy (4 000 runs of
  *             n 1 000, d 50, margin 0.05) sweeps against the tool on the same, at 1 worker and at every
@@ -62,7 +67,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { computeBounds } from "../src/bounds/convergence-bounds.js";
@@ -73,6 +78,7 @@ import { generatePlanted } from "../src/generators/planted.js";
 import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
+import { wasmKernelProblem } from "../src/perceptron/perceptron-wasm.js";
 import { batchOutput } from "../src/pool/batch-output.js";
 import { typeScriptExecArgv } from "../src/pool/run-pool.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../src/random/data-version.js";
@@ -82,7 +88,7 @@ import { executeRun } from "../src/run/execute-run.js";
 import type { RunRow } from "../src/run/run-types.js";
 import { batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
 import runBatches from "./bench-in-thread.js";
-import { compiled, COMPILED_CLI } from "./compiled.js";
+import { compiled, COMPILED_CLI, ROOT } from "./compiled.js";
 
 const json = process.argv.includes("--json");
 const full = process.argv.includes("--full");
@@ -320,7 +326,10 @@ async function smallBatches(runs: number): Promise<RunBatch[]> {
 
 /** A plain loop over the batches in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
 function inFreshThread(batches: RunBatch[]): Promise<number> {
-  const thread = new Piscina({ filename: new URL("./bench-in-thread.ts", import.meta.url).href, minThreads: 1, maxThreads: 1, execArgv: typeScriptExecArgv() });
+  // This script's own extension: bench-in-thread.ts under tsx, its bundle's .mjs beside the bundle (npm run bench:bundle).
+  const extension = extname(fileURLToPath(import.meta.url));
+  const filename = new URL(`./bench-in-thread${extension}`, import.meta.url).href;
+  const thread = new Piscina({ filename, minThreads: 1, maxThreads: 1, execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined });
   return thread.run(batches).finally(() => thread.close()) as Promise<number>;
 }
 
@@ -378,6 +387,24 @@ function scaling() {
   return { runs, rows: rows.map((row) => ({ ...row, speedup: row.runsPerSecond / one })) };
 }
 
+/** The issue's scaling sweeps (see the header), each once at 1, 2, 4, … threads. */
+function scalingLarge() {
+  const sweeps = [
+    { name: "small", runs: 400_000, grid: SMALL_RUNS.grid },
+    { name: "heavy", runs: 32_000, grid: { n: 1000, d: 50, margin: 0.05 } },
+  ];
+  return sweeps.map(({ name, runs, grid }) => {
+    const rows = threadCounts().map((threads) => ({ threads, ...cliExperiment({ name: "bench", repeats: runs, optimal: false, grid }, runs, threads) }));
+    const one = rows[0]!;
+    return {
+      sweep: name,
+      runs,
+      grid,
+      rows: rows.map((row) => ({ ...row, speedup: row.runsPerSecond / one.runsPerSecond, rssMbPerAddedThread: row.threads === 1 ? null : (row.peakRssMb - one.peakRssMb) / (row.threads - 1) })),
+    };
+  });
+}
+
 /** The peer's two sweeps (../shared/peer/README.md): small and heavy, as its run-peer.sh names them. */
 const PEER_SWEEPS = [
   { name: "small", runs: 100_000, n: 100, d: 10, margin: 0.1 },
@@ -386,7 +413,7 @@ const PEER_SWEEPS = [
 
 /** Where the peer lives (PEER_DIR, else ../shared/peer beside the repository) and the Python that runs it. */
 function peerSetup(): { dir: string; python: string } | { skipped: string } {
-  const dir = process.env.PEER_DIR ?? fileURLToPath(new URL("../../shared/peer/", import.meta.url));
+  const dir = process.env.PEER_DIR ?? fileURLToPath(new URL("../shared/peer/", ROOT));
   if (!existsSync(join(dir, "run-peer.sh"))) return { skipped: `no peer at ${dir} (set PEER_DIR)` };
   const python = process.env.PEER_PYTHON ?? "python3";
   try {
@@ -461,6 +488,13 @@ function memory() {
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
 const want = (section: string) => only === null || only.includes(section);
+// The in-process sections time the kernel the runs use: refuse to time the TypeScript reference in its place
+// (a bundle that cannot find dist/wasm, a build without it).
+const kernelProblem = wasmKernelProblem();
+if (kernelProblem !== null && ["kernel", "stages", "maxMargin"].some(want)) {
+  console.error(`bench: ${kernelProblem}: the kernel, stages and maxMargin figures would time the TypeScript kernel instead`);
+  process.exit(1);
+}
 const results = {
   machine,
   ...(want("kernel") ? { kernel: { large: kernel(20_000, 500, 10), small: kernel(2_000, 100, 40) } } : {}),
@@ -470,6 +504,7 @@ const results = {
   ...(want("sweep") ? { sweep: await sweep() } : {}),
   ...(want("grid") ? { grid: grid() } : {}),
   ...(want("scaling") ? { scaling: scaling() } : {}),
+  ...((full && only === null) || only?.includes("scalingLarge") ? { scalingLarge: scalingLarge() } : {}),
   ...(want("peer") ? { peer: peer() } : {}),
   ...(full && want("memory") ? { memory: memory() } : {}),
 };
@@ -510,6 +545,11 @@ if (results.scaling) {
   console.log(`scaling, ${results.scaling.runs} small runs     ${results.scaling.rows.map((row) => `${row.threads} thread${row.threads > 1 ? "s" : ""}: ${Math.round(row.runsPerSecond)}/s (${row.speedup.toFixed(2)}×)`).join(", ")}`);
   const micro = (value: number | null) => (value === null ? "?" : value.toFixed(0));
   console.log(`  CPU µs a run (process / main)   ${results.scaling.rows.map((row) => `${row.threads}: ${micro(row.cpuMicrosecondsPerRun)} / ${micro(row.coordinatorMicrosecondsPerRun)}`).join(", ")}`);
+}
+if (results.scalingLarge) {
+  for (const sweep of results.scalingLarge) {
+    console.log(`scaling, ${sweep.runs} ${sweep.sweep} runs ${sweep.rows.map((row) => `${row.threads}: ${Math.round(row.runsPerSecond)}/s (${row.speedup.toFixed(2)}×, ${Math.round(row.peakRssMb)} MB)`).join(", ")}`);
+  }
 }
 if (results.peer) {
   if ("skipped" in results.peer) console.log(`peer: skipped: ${results.peer.skipped}`);
