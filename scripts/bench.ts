@@ -96,6 +96,12 @@ const cReference = process.argv.includes("--c-reference");
 /** --only kernel,generation,stages,maxMargin,sweep,grid,scaling,peer,memory: a subset of the sections (all by default). */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
+const SECTIONS = ["kernel", "generation", "stages", "maxMargin", "sweep", "grid", "scaling", "scalingLarge", "peer", "memory"];
+const unknown = only?.filter((section) => !SECTIONS.includes(section)) ?? [];
+if (unknown.length > 0) {
+  console.error(`bench: --only ${unknown.map((section) => JSON.stringify(section)).join(", ")}: no such section (${SECTIONS.join(", ")})`);
+  process.exit(2);
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
