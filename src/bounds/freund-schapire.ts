@@ -3,6 +3,7 @@ import { dotEnclosure } from "../math/dot-enclosure.js";
 import { addUp, mulUp, nextUp, sqrtUp, subDown, subUp, TINY } from "../math/outward-rounding.js";
 import { rowDots } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
+import { sortAscending } from "../math/sort-ascending.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { smallFloat64Array } from "../math/small-arrays.js";
 
@@ -164,7 +165,7 @@ function bestScale(m: Float64Array, n: number, radius: number, epochs: number): 
       restB += m[i]! * m[i]!;
     }
   }
-  positive.subarray(0, count).sort();
+  sortAscending(positive, count);
   // sumA[k], sumB[k]: the sums over the points still in past the k-th breakpoint (the non-positive ones, and
   // the count − k smallest positive), from the smallest positive up, never by subtraction.
   const sumA = SUM_A.of(count + 1);
