@@ -1,9 +1,9 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
-import { rowDotsAndSquares } from "../math/row-dots.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
+import { plantedRows, type PlantedRows } from "./planted-rows.js";
 import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
 
 export interface PlantedParameters {
@@ -136,52 +136,58 @@ function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x:
   let negative = Math.floor(uniform() * (n - 1));
   if (negative >= positive) negative++;
   // Every row's normals first, in two calls (the rows' d in place, then two more a row; a call per row
-  // cost more than a small row's draws), then row by row its label, its distance and its point.
+  // cost more than a small row's draws), then each row's z·w and ‖z‖² (before any row is placed), then row
+  // by row its label, its distance and its point's two coefficients, and last the points (plantedRows).
   let extra = EMPTY;
-  let dots = EMPTY;
-  let squares = EMPTY;
+  let rows: PlantedRows | null = null;
   if (d >= 2) {
     normal.fill(x);
     extra = EXTRA.of(2 * n);
     normal.fill(extra, 0, 2 * n);
-    // Each row's z·w and ‖z‖², before any row is placed (a row's normals stay as drawn until its turn).
-    dots = DOTS.of(n);
-    squares = SQUARES.of(n);
-    rowDotsAndSquares(x, n, d, w, dots, squares);
+    rows = plantedRows(x, n, d, w);
   }
+  // The support pair's component along w and room, for their rows once the others are placed.
+  const along = [0, 0];
+  const rooms = [0, 0];
   for (let i = 0; i < n; i++) {
     const support = i === positive || i === negative;
     const label = i === positive ? 1 : i === negative ? -1 : uniform() < 0.5 ? 1 : -1;
     const t = support ? gamma : distance(gamma, r + label * b, overlap, uniform());
     const a = label * t - b;
     const room = Math.sqrt(Math.max(0, r * r - a * a));
-    const row = i * d;
     y[i] = label;
-    if (d < 2) {
-      x[row] = a * w[0]!;
+    if (rows === null) {
+      x[i] = a * w[0]!;
       continue;
     }
     if (support) {
-      for (let j = 0; j < d; j++) x[row + j] = a * w[j]! + room * v0[j]!;
+      along[i === positive ? 0 : 1] = a;
+      rooms[i === positive ? 0 : 1] = room;
       continue;
     }
     // ‖z_⊥‖² = ‖z‖² − (z·w)² (w is a unit vector), and x = a w + s (z − (z·w) w) = (a − s z·w) w + s z.
-    const dot = dots[i]!;
+    const dot = rows.dots[i]!;
     const e1 = extra[2 * i]!;
     const e2 = extra[2 * i + 1]!;
-    const norm2 = Math.max(0, squares[i]! - dot * dot) + e1 * e1 + e2 * e2;
+    const norm2 = Math.max(0, rows.squares[i]! - dot * dot) + e1 * e1 + e2 * e2;
     const scale = norm2 > 0 ? room / Math.sqrt(norm2) : 0;
-    const base = a - scale * dot;
-    for (let j = 0; j < d; j++) x[row + j] = base * w[j]! + scale * x[row + j]!;
+    rows.bases[i] = a - scale * dot;
+    rows.scales[i] = scale;
+  }
+  if (rows !== null) {
+    // Every row placed, the pair's too from whatever their coefficients were; then the pair's rows are written.
+    rows.place();
+    for (let k = 0; k < 2; k++) {
+      const row = (k === 0 ? positive : negative) * d;
+      for (let j = 0; j < d; j++) x[row + j] = along[k]! * w[j]! + rooms[k]! * v0[j]!;
+    }
   }
   return { n, d, x, y, planted: { w, b } };
 }
 
 const EMPTY: Float64Array = new Float64Array(0);
-/** The two extra normals a row of placeVersion2, and its rows' z·w and ‖z‖². */
+/** The two extra normals a row of placeVersion2. */
 const EXTRA = new ScratchArray();
-const DOTS = new ScratchArray();
-const SQUARES = new ScratchArray();
 
 /** Fisher–Yates over the points (rows of x with their labels). */
 function shuffleRows(x: Float64Array, y: Int8Array, d: number, uniform: Uniform): void {

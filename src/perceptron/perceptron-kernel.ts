@@ -3,8 +3,8 @@ import { trainPerceptron, type PerceptronOptions, type PerceptronResult } from "
 import { trainPerceptronWasm } from "./perceptron-wasm.js";
 
 /**
- * Which code runs the perceptron's epochs: "wasm" (the WebAssembly SIMD kernel, the default) or
- * "typescript" (the reference). Both give bit-identical results; the reference is there to check the
+ * Which code runs the perceptron's epochs and the planted generator's row pass: "wasm" (the WebAssembly
+ * SIMD module, the default) or "typescript" (the reference). Both give bit-identical results; the reference is there to check the
  * kernel against and to run where WebAssembly cannot (data beyond 4 GiB, a missing build).
  */
 export type PerceptronKernel = "wasm" | "typescript";
@@ -23,9 +23,14 @@ export function kernelFromEnvironment(environment: NodeJS.ProcessEnv = process.e
 
 let chosen: PerceptronKernel | undefined;
 
+/** The kernel of this process, read from the environment once: also whether the planted generator's row pass runs in WebAssembly. */
+export function chosenKernel(): PerceptronKernel {
+  return (chosen ??= kernelFromEnvironment());
+}
+
 /** The perceptron with the chosen kernel, falling back to the reference where WebAssembly cannot run. */
 export function runPerceptron(data: LearnerData, options: PerceptronOptions, kernel?: PerceptronKernel): PerceptronResult {
-  kernel ??= chosen ??= kernelFromEnvironment();
+  kernel ??= chosenKernel();
   if (kernel === "wasm") {
     const result = trainPerceptronWasm(data, options);
     if (result !== null) return result;

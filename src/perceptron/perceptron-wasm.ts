@@ -13,11 +13,14 @@ import { smallFloat64Copy } from "../math/small-arrays.js";
 /** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
 export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
 
-interface KernelExports {
+/** The module's exports: the epochs, and the planted generator's row pass (../generators/planted-rows.ts). */
+export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   epochPairs(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
   epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
+  rowDotsAndSquares(n: number, dim: number, x: number, w: number, dots: number, squares: number): void;
+  placeRows(n: number, dim: number, x: number, w: number, bases: number, scales: number): void;
 }
 
 const PAGE = 65536;
@@ -27,8 +30,12 @@ const MAX_BYTES = 65536 * PAGE;
 let kernel: KernelExports | null | undefined;
 let loadError: string | null = null;
 
-/** The kernel of this thread, instantiated once; null (and loadError says why) when it cannot be. */
-function loadKernel(): KernelExports | null {
+/**
+ * The module of this thread, instantiated once; null (and loadError says why) when it cannot be. Its memory
+ * is a scratch for one call at a time: each user lays out its arrays from the first free byte (the
+ * epochs' data, the generator's rows), after `reserveKernelMemory`, and copies out what it keeps.
+ */
+export function loadKernel(): KernelExports | null {
   if (kernel !== undefined) return kernel;
   try {
     const module = new WebAssembly.Module(readFileSync(WASM_KERNEL_URL));
@@ -59,11 +66,11 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   if (exports === null) return null;
 
   // Layout: u (n·dim f64), ŵ (dim f64), the epoch's order (n i32), from the first free 16-byte boundary.
-  const uAt = (exports.heapBase() + 15) & ~15;
+  const uAt = kernelMemoryStart(exports);
   const wAt = uAt + n * dim * 8;
   const orderAt = wAt + dim * 8;
   const end = orderAt + n * 4;
-  if (end > MAX_BYTES || !reserve(exports.memory, end)) return null;
+  if (!reserveKernelMemory(exports.memory, end)) return null;
   const buffer = exports.memory.buffer;
   new Float64Array(buffer, uAt, n * dim).set(data.u);
   const w = new Float64Array(buffer, wAt, dim);
@@ -93,8 +100,17 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: smallFloat64Copy(w) };
 }
 
-/** Grows the memory to at least `bytes`; false when the engine refuses. */
-function reserve(memory: WebAssembly.Memory, bytes: number): boolean {
+/** The first byte of the module's memory free for a call's arrays, 16-byte aligned. */
+export function kernelMemoryStart(exports: KernelExports): number {
+  return (exports.heapBase() + 15) & ~15;
+}
+
+/**
+ * Grows the memory to at least `bytes` (which must be within WebAssembly's 4 GiB); false when the engine
+ * refuses or they are not. Growing detaches every view of the old buffer: take views after this call.
+ */
+export function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
+  if (bytes > MAX_BYTES) return false;
   const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE);
   if (missing <= 0) return true;
   try {

@@ -18,6 +18,9 @@
 // epoch, or −(mistakes + 1) when a dot product was NaN (float64 overflow, ∞ − ∞), with ŵ as it stood
 // before that point: the caller reports the overflow as the reference does.
 
+// The planted generator's row pass shares this module, its memory and its loader.
+export { rowDotsAndSquares, placeRows } from "./planted-rows";
+
 /** The first byte the caller may use. */
 export function heapBase(): usize {
   return __heap_base;
