@@ -1,7 +1,7 @@
 import { gamma, maxRowSquare } from "../math/dot-enclosure.js";
 import { dotEnclosure } from "../math/dot-enclosure.js";
 import { addUp, mulUp, nextUp, sqrtUp, subDown, subUp, TINY } from "../math/outward-rounding.js";
-import { rowDots } from "../math/row-dots.js";
+import { rowDots, rowDotsAndAbsolutes } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
 import { sortAscending } from "../math/sort-ascending.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
@@ -26,39 +26,12 @@ export function freundSchapireBound(data: LearnerData, w: ArrayLike<number>, epo
   const radius = sqrtUp(maxRowSquare(u, n, dim).hi);
   const norm = sqrtUp(dotEnclosure(w, 0, w, 0, dim).hi);
   const relative = gamma(dim + 2);
+  // Each w·u_i summed plainly, and Σ_j |w_j u_ij| from the same products (rowDotsAndAbsolutes).
+  const dots = BOUND_DOTS.of(n);
+  const absolutes = BOUND_ABSOLUTES.of(n);
+  rowDotsAndAbsolutes(u, n, dim, w, dots, absolutes);
   let deviations = 0;
-  // Two rows at a time (four chains of additions in flight; see rowDots), each summed as a row at a time.
-  let i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const r0 = i * dim;
-    const r1 = r0 + dim;
-    let dot0 = 0;
-    let dot1 = 0;
-    let absolute0 = 0;
-    let absolute1 = 0;
-    for (let j = 0; j < dim; j++) {
-      const wj = w[j]!;
-      const product0 = wj * u[r0 + j]!;
-      const product1 = wj * u[r1 + j]!;
-      dot0 += product0;
-      dot1 += product1;
-      absolute0 += Math.abs(product0);
-      absolute1 += Math.abs(product1);
-    }
-    deviations = withDeviation(deviations, dot0, absolute0, relative, dim);
-    deviations = withDeviation(deviations, dot1, absolute1, relative, dim);
-  }
-  for (; i < n; i++) {
-    const row = i * dim;
-    let dot = 0;
-    let absolute = 0;
-    for (let j = 0; j < dim; j++) {
-      const product = w[j]! * u[row + j]!;
-      dot += product;
-      absolute += Math.abs(product);
-    }
-    deviations = withDeviation(deviations, dot, absolute, relative, dim);
-  }
+  for (let i = 0; i < n; i++) deviations = withDeviation(deviations, dots[i]!, absolutes[i]!, relative, dim);
   const root = addUp(mulUp(radius, norm), mulUp(sqrtUp(epochs), sqrtUp(deviations)));
   return mulUp(root, root);
 }
@@ -130,6 +103,10 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
   }
   return { bound: freundSchapireBound(data, w, epochs), w };
 }
+
+/** This thread's scratch of freundSchapireBound (each row's dot and sum of absolute products). */
+const BOUND_DOTS = new ScratchArray();
+const BOUND_ABSOLUTES = new ScratchArray();
 
 /** This thread's scratch of freundSchapireAlong (the m_i) and bestScale (the positive m_i, the sums). */
 const MARGINS = new ScratchArray();

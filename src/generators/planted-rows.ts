@@ -1,7 +1,7 @@
 import { rowDotsAndSquares } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
 import { chosenKernel } from "../perceptron/perceptron-kernel.js";
-import { kernelMemoryStart, loadKernel, reserveKernelMemory } from "../perceptron/perceptron-wasm.js";
+import { kernelArrays, loadKernel } from "../perceptron/perceptron-wasm.js";
 
 /**
  * The row pass of data version 2's planted generator (planted.ts, placeVersion2) over x (n × d, each row a
@@ -31,27 +31,19 @@ export function plantedRows(x: Float64Array, n: number, d: number, w: Float64Arr
 /** The row pass in WebAssembly: x and w copied into the module's memory, x copied back by place(); null where the module is missing or the data do not fit. */
 export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows | null {
   const exports = loadKernel();
-  if (exports === null) return null;
-  // Layout: x (n·d f64), w (d), dots, squares, bases, scales (n each), from the first free 16-byte boundary.
-  const xAt = kernelMemoryStart(exports);
-  const wAt = xAt + n * d * 8;
-  const dotsAt = wAt + d * 8;
-  const squaresAt = dotsAt + n * 8;
-  const basesAt = squaresAt + n * 8;
-  const scalesAt = basesAt + n * 8;
-  if (!reserveKernelMemory(exports.memory, scalesAt + n * 8)) return null;
-  const buffer = exports.memory.buffer;
-  const rows = new Float64Array(buffer, xAt, n * d);
+  const arrays = exports === null ? null : kernelArrays(exports, [n * d, d, n, n, n, n]);
+  if (arrays === null) return null;
+  const [rows, weights, dots, squares, bases, scales] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   rows.set(x);
-  new Float64Array(buffer, wAt, d).set(w);
-  exports.rowDotsAndSquares(n, d, xAt, wAt, dotsAt, squaresAt);
+  weights.set(w);
+  exports!.rowDotsAndSquares(n, d, rows.byteOffset, weights.byteOffset, dots.byteOffset, squares.byteOffset);
   return {
-    dots: new Float64Array(buffer, dotsAt, n),
-    squares: new Float64Array(buffer, squaresAt, n),
-    bases: new Float64Array(buffer, basesAt, n),
-    scales: new Float64Array(buffer, scalesAt, n),
+    dots,
+    squares,
+    bases,
+    scales,
     place: () => {
-      exports.placeRows(n, d, xAt, wAt, basesAt, scalesAt);
+      exports!.placeRows(n, d, rows.byteOffset, weights.byteOffset, bases.byteOffset, scales.byteOffset);
       x.set(rows);
     },
   };

@@ -13,7 +13,7 @@ import { smallFloat64Copy } from "../math/small-arrays.js";
 /** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
 export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
 
-/** The module's exports: the epochs, and the planted generator's row pass (../generators/planted-rows.ts). */
+/** The module's exports: the epochs, the planted generator's row pass (../generators/planted-rows.ts), the row passes of row-passes.ts. */
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -21,6 +21,9 @@ export interface KernelExports {
   epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
   rowDotsAndSquares(n: number, dim: number, x: number, w: number, dots: number, squares: number): void;
   placeRows(n: number, dim: number, x: number, w: number, bases: number, scales: number): void;
+  rowDots(n: number, dim: number, u: number, w: number, out: number, start: number): void;
+  rowDotsAndAbsolutes(n: number, dim: number, u: number, w: number, dots: number, absolutes: number): void;
+  learnerRows(n: number, d: number, dim: number, x: number, y: number, u: number, squares: number): void;
 }
 
 const PAGE = 65536;
@@ -98,6 +101,24 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     options.onEpoch?.(w, epoch);
   }
   return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: smallFloat64Copy(w) };
+}
+
+/**
+ * Float64Arrays of the given lengths laid out one after another in the module's memory from its first free
+ * byte (each 16-byte aligned), the memory grown to hold them: views for a call's inputs and outputs, to
+ * be passed by their byteOffset. Valid until the next call that lays out arrays or grows the memory; null
+ * where they do not fit.
+ */
+export function kernelArrays(exports: KernelExports, lengths: readonly number[]): Float64Array[] | null {
+  let end = kernelMemoryStart(exports);
+  const offsets = lengths.map((length) => {
+    const at = end;
+    end += (length * 8 + 15) & ~15;
+    return at;
+  });
+  if (!reserveKernelMemory(exports.memory, end)) return null;
+  const buffer = exports.memory.buffer;
+  return offsets.map((at, k) => new Float64Array(buffer, at, lengths[k]!));
 }
 
 /** The first byte of the module's memory free for a call's arrays, 16-byte aligned. */

@@ -1,6 +1,7 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { rowDots, rowDotsAndSquares } from "../../src/math/row-dots.js";
+import { rowDots, rowDotsAndAbsolutes, rowDotsAndAbsolutesTypeScript, rowDotsAndSquares, rowDotsTypeScript } from "../../src/math/row-dots.js";
+import { wasmKernelProblem } from "../../src/perceptron/perceptron-wasm.js";
 
 /** Values of every scale and sign, so that a different order of additions would show in the last bits. */
 function randomValues(random: () => number, length: number): Float64Array {
@@ -41,5 +42,38 @@ describe("rowDots and rowDotsAndSquares", () => {
     }
     // The data are such that the order of the additions matters: the test can tell a reordered sum.
     expect(differentOrderDiffers).toBe(true);
+  });
+
+  it("rowDots and rowDotsAndAbsolutes run in WebAssembly here and give their TypeScript references' float64s, and the plain loop's", () => {
+    expect(wasmKernelProblem()).toBeNull();
+    const random = seedrandom("row-dots/wasm");
+    for (let trial = 0; trial < 400; trial++) {
+      // n 0 to 12 (the four- and two-row groups and every tail), then larger; widths from 1, odd and even.
+      const n = trial < 130 ? trial % 13 : 1 + Math.floor(random() * 400);
+      const dim = 1 + Math.floor(random() * (trial % 4 === 0 ? 90 : 15));
+      const u = randomValues(random, n * dim);
+      const w = randomValues(random, dim);
+      const start = trial % 3 === 0 ? 0 : (random() - 0.5) * 4;
+      const sums = Array.from({ length: 5 }, () => new Float64Array(n).fill(NaN));
+      const [wasm, reference, dots, absolutes, referenceAbsolutes] = sums as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+      rowDots(u, n, dim, w, wasm, start);
+      rowDotsTypeScript(u, n, dim, w, reference, start);
+      rowDotsAndAbsolutes(u, n, dim, w, dots, absolutes);
+      const referenceDots = new Float64Array(n);
+      rowDotsAndAbsolutesTypeScript(u, n, dim, w, referenceDots, referenceAbsolutes);
+      for (let i = 0; i < n; i++) {
+        let dot = 0;
+        let absolute = 0;
+        for (let j = 0; j < dim; j++) {
+          dot += w[j]! * u[i * dim + j]!;
+          absolute += Math.abs(w[j]! * u[i * dim + j]!);
+        }
+        let fromStart = start;
+        for (let j = 0; j < dim; j++) fromStart += w[j]! * u[i * dim + j]!;
+        const row = `trial ${trial}, n ${n}, dim ${dim}, row ${i}`;
+        expect([wasm[i], reference[i]], row).toEqual([fromStart, fromStart]);
+        expect([dots[i], referenceDots[i], absolutes[i], referenceAbsolutes[i]], row).toEqual([dot, dot, absolute, absolute]);
+      }
+    }
   });
 });

@@ -18,8 +18,9 @@
 // epoch, or −(mistakes + 1) when a dot product was NaN (float64 overflow, ∞ − ∞), with ŵ as it stood
 // before that point: the caller reports the overflow as the reference does.
 
-// The planted generator's row pass shares this module, its memory and its loader.
+// The planted generator's row pass and the bounds' row passes share this module, its memory and its loader.
 export { rowDotsAndSquares, placeRows } from "./planted-rows";
+export { rowDots, rowDotsAndAbsolutes, learnerRows } from "./row-passes";
 
 /** The first byte the caller may use. */
 export function heapBase(): usize {
