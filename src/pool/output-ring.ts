@@ -46,8 +46,6 @@ export class OutputRing {
   readonly #states = new Int32Array(this.#memory, 0, RING_SLOTS);
   readonly #bytes = new Uint8Array(this.#memory);
   readonly #values = new Float64Array(this.#memory);
-  /** Where to look for a free slot first: the one after the last filled. */
-  #next = 0;
 
   /**
    * A batch's output for its message: in a free slot of the ring when one is free and large enough (the
@@ -57,15 +55,15 @@ export class OutputRing {
   pack(lines: RunLineBytes, digest: RunDigest): BatchOutput | RingOutput {
     const valueBytes = digest.values.length * 8;
     if (valueBytes + lines.jsonl.length + lines.csv.length <= RING_SLOT_BYTES) {
-      for (let k = 0; k < RING_SLOTS; k++) {
-        const slot = (this.#next + k) % RING_SLOTS;
+      // The lowest free slot: the slots past those a thread keeps busy are never written, so never
+      // resident (looking from the slot after the last filled, as before, wrote all of them in turn).
+      for (let slot = 0; slot < RING_SLOTS; slot++) {
         if (Atomics.load(this.#states, slot) !== FREE) continue;
         const at = HEADER_BYTES + slot * RING_SLOT_BYTES;
         this.#values.set(digest.values, at / 8);
         this.#bytes.set(lines.jsonl, at + valueBytes);
         this.#bytes.set(lines.csv, at + valueBytes + lines.jsonl.length);
         Atomics.store(this.#states, slot, FILLED);
-        this.#next = (slot + 1) % RING_SLOTS;
         const { count, heads, notable } = digest;
         return { ring: this.#memory, slot, values: digest.values.length, jsonl: lines.jsonl.length, csv: lines.csv.length, count, heads, notable };
       }
