@@ -1,7 +1,6 @@
 import { rowDotsAndSquares } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
-import { chosenKernel } from "../perceptron/perceptron-kernel.js";
-import { kernelArrays, loadKernel } from "../perceptron/perceptron-wasm.js";
+import { kernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 
 /**
  * The row pass of data version 2's planted generator (planted.ts, placeVersion2) over x (n × d, each row a
@@ -25,12 +24,12 @@ export interface PlantedRows {
 
 /** The row pass for x, in WebAssembly unless PERCEPTRON_LAB_KERNEL=typescript or the module cannot take it. */
 export function plantedRows(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows {
-  return (chosenKernel() === "wasm" ? plantedRowsWasm(x, n, d, w) : null) ?? plantedRowsTypeScript(x, n, d, w);
+  return plantedRowsWasm(x, n, d, w) ?? plantedRowsTypeScript(x, n, d, w);
 }
 
-/** The row pass in WebAssembly: x and w copied into the module's memory, x copied back by place(); null where the module is missing or the data do not fit. */
+/** The row pass in WebAssembly: x and w copied into the module's memory, x copied back by place(); null where it is not to run (rowPassKernel) or the data do not fit. */
 export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows | null {
-  const exports = loadKernel();
+  const exports = rowPassKernel();
   const arrays = exports === null ? null : kernelArrays(exports, [n * d, d, n, n, n, n]);
   if (arrays === null) return null;
   const [rows, weights, dots, squares, bases, scales] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];

@@ -1,5 +1,4 @@
-import { chosenKernel } from "../perceptron/perceptron-kernel.js";
-import { kernelArrays, loadKernel, type KernelExports } from "../perceptron/perceptron-wasm.js";
+import { kernelArrays, rowPassKernel, type KernelExports } from "../perceptron/perceptron-wasm.js";
 
 /**
  * out[i] = start + Σ_j w_j·u_ij for the n rows of u (n × dim, row-major): each row summed from `start` in
@@ -33,12 +32,12 @@ export function rowDotsAndAbsolutes(u: ArrayLike<number>, n: number, dim: number
   absolutes.set(absolutesIn);
 }
 
-/** The module (when the chosen kernel is WebAssembly and it loads), set on the first call of wasmArrays. */
-let WASM: KernelExports | null | undefined;
+/** The module, set by wasmArrays (rowPassKernel: null where the TypeScript passes are to run). */
+let WASM: KernelExports | null = null;
 
 /** Arrays of these lengths in the module's memory, or null where the TypeScript passes are to run. */
 function wasmArrays(lengths: readonly number[]): Float64Array[] | null {
-  if (WASM === undefined) WASM = chosenKernel() === "wasm" ? loadKernel() : null;
+  WASM = rowPassKernel();
   return WASM === null ? null : kernelArrays(WASM, lengths);
 }
 

@@ -2,8 +2,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { rememberRowSquares } from "../math/dot-enclosure.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Array, smallFloat64Copy } from "../math/small-arrays.js";
-import { chosenKernel } from "./perceptron-kernel.js";
-import { kernelArrays, loadKernel } from "./perceptron-wasm.js";
+import { kernelArrays, rowPassKernel } from "./perceptron-wasm.js";
 
 /**
  * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
@@ -41,8 +40,7 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
  * learnerRowsTypeScript makes the same float64s.
  */
 function learnerRowsWasm({ n, d, x, y }: DataSet, dim: number, u: Float64Array): Float64Array | null {
-  if (chosenKernel() !== "wasm") return null;
-  const exports = loadKernel();
+  const exports = rowPassKernel();
   const arrays = exports === null ? null : kernelArrays(exports, [n * d, n, n * dim, n]);
   if (arrays === null) return null;
   const [points, labels, rows, sums] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array];

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { LearnerData } from "./learner-coordinates.js";
 import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, type PerceptronResult } from "./perceptron.js";
 import { smallFloat64Copy } from "../math/small-arrays.js";
+import { chosenKernel } from "./kernel-choice.js";
 
 /**
  * The perceptron of THEORY.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
@@ -36,9 +37,10 @@ let loadError: string | null = null;
 /**
  * The module of this thread, instantiated once; null (and loadError says why) when it cannot be. Its memory
  * is a scratch for one call at a time: each user lays out its arrays from the first free byte (the
- * epochs' data, the generator's rows), after `reserveKernelMemory`, and copies out what it keeps.
+ * epochs' data here, the row passes' through kernelArrays), after `reserveKernelMemory`, and copies out
+ * what it keeps.
  */
-export function loadKernel(): KernelExports | null {
+function loadKernel(): KernelExports | null {
   if (kernel !== undefined) return kernel;
   try {
     const module = new WebAssembly.Module(readFileSync(WASM_KERNEL_URL));
@@ -49,6 +51,11 @@ export function loadKernel(): KernelExports | null {
     loadError = `the WebAssembly kernel ${WASM_KERNEL_URL.pathname} cannot be used: ${reason}`;
   }
   return kernel;
+}
+
+/** The module for the row passes (planted-rows.ts, learner-coordinates.ts, row-dots.ts): null where PERCEPTRON_LAB_KERNEL=typescript or it cannot load. */
+export function rowPassKernel(): KernelExports | null {
+  return chosenKernel() === "wasm" ? loadKernel() : null;
 }
 
 /** Null when the WebAssembly kernel loads here, otherwise why not. */
