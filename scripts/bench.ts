@@ -20,7 +20,8 @@
  *             executeRun of the same run (its steps again, the row, and what the steps above leave out:
  *             `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
  *             The lowest mean of three passes, step by step. A guide to where to look, not a budget: each
- *             step timed alone runs with warmer caches than inside a run.
+ *             step timed alone runs with warmer caches than inside a run. The same for a heavy run (n 1 000,
+ *             d 50, margin 0.05: stagesHeavy), 1 000 runs after as many, lines a batch of 40 at a time.
  * maxMargin   the max-margin QP per run against n and d, seeded with the perceptron's weights as in a
  *             run, beside the perceptron on the same data: medians over 201, 21 and 3 data sets, so that
  *             the small case is timed with the solver compiled, as in a sweep of thousands of runs.
@@ -190,9 +191,9 @@ const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreund
 const STAGE_POINTS = new ScratchArray();
 const STAGE_LEARNER = new ScratchArray();
 
-async function stages() {
-  const runs = 20_000;
-  const specs = (await smallBatches(2 * runs)).flatMap(batchSpecs);
+/** The stages of `runs` runs of `grid` (after as many of warm-up), in batches of `batch`. */
+async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_000, batch = 1000) {
+  const specs = (await batchesOf(grid, 2 * runs, batch)).flatMap(batchSpecs);
   const pass = (from: number): Record<(typeof STAGES)[number], number> => {
     const total = new Float64Array(STAGES.length);
     let rows: RunRow[] = [];
@@ -219,7 +220,7 @@ async function stages() {
       lap(4);
       rows.push(executeRun(spec));
       lap(5);
-      if (rows.length === 1000) {
+      if (rows.length === batch) {
         batchOutput(rows);
         lap(7);
         rows = [];
@@ -319,16 +320,24 @@ const CLOCK_TICKS = (() => {
 })();
 
 /** The small sweep's batches of 1 000 runs, planned by the compiled modules. */
-async function smallBatches(runs: number): Promise<RunBatch[]> {
+function smallBatches(runs: number): Promise<RunBatch[]> {
+  return batchesOf(SMALL_RUNS.grid, runs, 1000);
+}
+
+/** `runs` runs of one grid point (no max-margin) in batches of `size`, planned by the compiled modules. */
+async function batchesOf(grid: typeof SMALL_RUNS.grid, runs: number, size: number): Promise<RunBatch[]> {
   const { parseExperiment } = await compiled<typeof import("../src/experiment/load-experiment.js")>("experiment/load-experiment.js");
   const { planSweep } = await compiled<typeof import("../src/sweep/plan-sweep.js")>("sweep/plan-sweep.js");
-  const plan = planSweep(parseExperiment({ name: "bench", repeats: runs, ...SMALL_RUNS }, "bench"));
+  const plan = planSweep(parseExperiment({ name: "bench", repeats: runs, optimal: false, grid }, "bench"));
   const batches: RunBatch[] = [];
   for (const point of plan.points()) {
-    for (let from = 0; from < plan.repeats; from += 1000) batches.push({ settings: plan.settings, ranges: [{ point, from, to: Math.min(plan.repeats, from + 1000) }] });
+    for (let from = 0; from < plan.repeats; from += size) batches.push({ settings: plan.settings, ranges: [{ point, from, to: Math.min(plan.repeats, from + size) }] });
   }
   return batches;
 }
+
+/** The heavy runs (n 1 000, d 50, margin 0.05) of scalingLarge, stagesHeavy and the peer's heavy sweep. */
+const HEAVY_GRID = { n: 1000, d: 50, margin: 0.05 };
 
 /** A plain loop over the batches in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
 function inFreshThread(batches: RunBatch[]): Promise<number> {
@@ -397,7 +406,7 @@ function scaling() {
 function scalingLarge() {
   const sweeps = [
     { name: "small", runs: 400_000, grid: SMALL_RUNS.grid },
-    { name: "heavy", runs: 32_000, grid: { n: 1000, d: 50, margin: 0.05 } },
+    { name: "heavy", runs: 32_000, grid: HEAVY_GRID },
   ];
   return sweeps.map(({ name, runs, grid }) => {
     const rows = threadCounts().map((threads) => ({ threads, ...cliExperiment({ name: "bench", repeats: runs, optimal: false, grid }, runs, threads) }));
@@ -414,7 +423,7 @@ function scalingLarge() {
 /** The peer's two sweeps (../shared/peer/README.md): small and heavy, as its run-peer.sh names them. */
 const PEER_SWEEPS = [
   { name: "small", runs: 100_000, n: 100, d: 10, margin: 0.1 },
-  { name: "heavy", runs: 4_000, n: 1000, d: 50, margin: 0.05 },
+  { name: "heavy", runs: 4_000, ...HEAVY_GRID },
 ] as const;
 
 /** Where the peer lives (PEER_DIR, else ../shared/peer beside the repository) and the Python that runs it. */
@@ -505,7 +514,7 @@ const results = {
   machine,
   ...(want("kernel") ? { kernel: { large: kernel(20_000, 500, 10), small: kernel(2_000, 100, 40) } } : {}),
   ...(want("generation") ? { generation: generation() } : {}),
-  ...(want("stages") ? { stages: await stages() } : {}),
+  ...(want("stages") ? { stages: await stages(), stagesHeavy: await stages(HEAVY_GRID, 1000, 40) } : {}),
   ...(want("maxMargin") ? { maxMargin: maxMargin() } : {}),
   ...(want("sweep") ? { sweep: await sweep() } : {}),
   ...(want("grid") ? { grid: grid() } : {}),
@@ -534,6 +543,10 @@ if (results.generation) {
 if (results.stages) {
   const figures = results.stages.microsecondsPerRun;
   console.log(`stages of a small run, µs        ${STAGES.map((stage) => `${stage} ${figures[stage]!.toFixed(1)}`).join(", ")}`);
+}
+if (results.stagesHeavy) {
+  const figures = results.stagesHeavy.microsecondsPerRun;
+  console.log(`stages of a heavy run, µs        ${STAGES.map((stage) => `${stage} ${figures[stage]!.toFixed(0)}`).join(", ")}`);
 }
 if (results.maxMargin) {
   console.log("max-margin QP per run            n        d     QP ms   perceptron ms   QP / perceptron");
