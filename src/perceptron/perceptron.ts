@@ -15,6 +15,8 @@ export interface PerceptronOptions {
   /**
    * Called after every epoch that made a mistake, with ŵ as it stands then (a view: read it, do not keep
    * or change it) and the epoch's number from 1. The pocket error (analyse-data-set.ts) replays a run with it.
+   * Under the WebAssembly kernel ŵ and the data are in the module's memory, which the row passes (rowDots,
+   * toLearnerCoordinates, the planted generator) lay out anew: it must not call them (countErrors does not).
    */
   readonly onEpoch?: (weights: Float64Array, epoch: number) => void;
 }
