@@ -73,7 +73,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   const { eta, order, maxEpochs } = options;
   const random = checkOptions(data, options);
   const exports = loadKernel();
-  if (exports === null) return null;
+  if (exports === null || epochsLive) return null;
 
   // Layout: u (n·dim f64), ŵ (dim f64), the epoch's order (n i32), from the first free 16-byte boundary.
   const uAt = kernelMemoryStart(exports);
@@ -105,18 +105,31 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
       if (!weights.every(Number.isFinite)) throw overflowError(updates);
       return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights };
     }
-    options.onEpoch?.(w, epoch);
+    if (options.onEpoch) {
+      // ŵ and the data stay in the memory while the callback runs: what it calls of this module runs in TypeScript.
+      epochsLive = true;
+      try {
+        options.onEpoch(w, epoch);
+      } finally {
+        epochsLive = false;
+      }
+    }
   }
   return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: smallFloat64Copy(w) };
 }
+
+/** True while an onEpoch callback runs with the epochs' arrays live in the memory: nothing else may lay out arrays then. */
+let epochsLive = false;
 
 /**
  * Float64Arrays of the given lengths laid out one after another in the module's memory from its first free
  * byte (each 16-byte aligned), the memory grown to hold them: views for a call's inputs and outputs, to
  * be passed by their byteOffset. Valid until the next call that lays out arrays or grows the memory; null
- * where they do not fit.
+ * where they do not fit, or while the epochs' arrays are live (inside onEpoch): the caller then runs its
+ * TypeScript reference.
  */
 export function kernelArrays(exports: KernelExports, lengths: readonly number[]): Float64Array[] | null {
+  if (epochsLive) return null;
   let end = kernelMemoryStart(exports);
   const offsets = lengths.map((length) => {
     const at = end;

@@ -15,8 +15,9 @@ export interface PerceptronOptions {
   /**
    * Called after every epoch that made a mistake, with ŵ as it stands then (a view: read it, do not keep
    * or change it) and the epoch's number from 1. The pocket error (analyse-data-set.ts) replays a run with it.
-   * Under the WebAssembly kernel ŵ and the data are in the module's memory, which the row passes (rowDots,
-   * toLearnerCoordinates, the planted generator) lay out anew: it must not call them (countErrors does not).
+   * Under the WebAssembly kernel ŵ and the data are in the module's memory: what the callback calls of
+   * the module meanwhile (rowDots, toLearnerCoordinates, the planted generator, another perceptron) runs
+   * in TypeScript instead, with the same results.
    */
   readonly onEpoch?: (weights: Float64Array, epoch: number) => void;
 }

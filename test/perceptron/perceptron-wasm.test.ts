@@ -9,6 +9,7 @@ import { trainPerceptron, type PerceptronOptions, type PerceptronResult } from "
 import { kernelFromEnvironment, runPerceptron } from "../../src/perceptron/perceptron-kernel.js";
 import { trainPerceptronWasm, wasmKernelProblem } from "../../src/perceptron/perceptron-wasm.js";
 import { createRandom } from "../../src/random/seeded-random.js";
+import { rowDots, rowDotsTypeScript } from "../../src/math/row-dots.js";
 import { dataSetOf, learnerOf } from "../helpers.js";
 
 /** The outcome of a kernel as data, a thrown error included, weights compared bit for bit. */
@@ -99,6 +100,31 @@ describe("the WebAssembly kernel", () => {
     expect(outcome(() => trainPerceptronWasm(blowUp, { eta: 10, initialWeights: Float64Array.of(1e308), order: "cyclic", maxEpochs: 5 }))).toEqual(
       outcome(() => trainPerceptron(blowUp, { eta: 10, initialWeights: Float64Array.of(1e308), order: "cyclic", maxEpochs: 5 })),
     );
+  });
+
+  it("keeps its memory while onEpoch runs: the row passes and a perceptron called from it run in TypeScript, with the same results", () => {
+    const learner = toLearnerCoordinates(generatePlanted({ n: 500, d: 20, margin: 0.01, radius: 1, offset: 0.1 }, createRandom(11, "data")), true);
+    const other = toLearnerCoordinates(generatePlanted({ n: 300, d: 30, margin: 0.02, radius: 1, offset: 0 }, createRandom(12, "data")), true);
+    const probe = Float64Array.from({ length: 31 }, (_, j) => Math.cos(j));
+    const expectedDots = new Float64Array(300);
+    rowDotsTypeScript(other.u, 300, 31, probe, expectedDots);
+    const expectedOther = trainPerceptron(other, { eta: 1, initialWeights: zero(31), order: "cyclic", maxEpochs: 3 });
+    const options = { eta: 1, initialWeights: zero(21), order: "cyclic", maxEpochs: 6 } as const;
+    let calls = 0;
+    const result = trainPerceptronWasm(learner, {
+      ...options,
+      onEpoch: () => {
+        calls++;
+        // Each of these would lay out its arrays where the running kernel's data and ŵ are.
+        const dots = new Float64Array(300);
+        rowDots(other.u, 300, 31, probe, dots);
+        expect(dots).toEqual(expectedDots);
+        expect(toLearnerCoordinates(generatePlanted({ n: 300, d: 30, margin: 0.02, radius: 1, offset: 0 }, createRandom(12, "data")), true).u).toEqual(other.u);
+        expect(runPerceptron(other, { eta: 1, initialWeights: zero(31), order: "cyclic", maxEpochs: 3 })).toEqual(expectedOther);
+      },
+    });
+    expect(calls).toBeGreaterThan(0);
+    expect(outcome(() => result)).toEqual(outcome(() => trainPerceptron(learner, options)));
   });
 
   it("checks its options as the reference does", () => {
