@@ -1,6 +1,6 @@
 import { rowDotsAndSquares } from "../math/row-dots.js";
 import { ScratchArray } from "../math/scratch-array.js";
-import { kernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
+import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 
 /**
  * The row pass of data version 2's planted generator (planted.ts, placeVersion2) over x (n × d, each row a
@@ -30,7 +30,7 @@ export function plantedRows(x: Float64Array, n: number, d: number, w: Float64Arr
 /** The row pass in WebAssembly: x and w copied into the module's memory, x copied back by place(); null where it is not to run (rowPassKernel) or the data do not fit. */
 export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows | null {
   const exports = rowPassKernel();
-  const arrays = exports === null ? null : kernelArrays(exports, [n * d, d, n, n, n, n]);
+  const arrays = exports === null ? null : ARRAYS.of(exports, [n * d, d, n, n, n, n]);
   if (arrays === null) return null;
   const [rows, weights, dots, squares, bases, scales] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   rows.set(x);
@@ -47,6 +47,9 @@ export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float6
     },
   };
 }
+
+/** plantedRowsWasm's arrays in the module's memory. */
+const ARRAYS = new KernelArrays();
 
 /** The row pass in TypeScript (the reference; where WebAssembly cannot run). */
 export function plantedRowsTypeScript(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows {

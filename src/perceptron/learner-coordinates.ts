@@ -2,7 +2,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { rememberRowSquares } from "../math/dot-enclosure.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Array, smallFloat64Copy } from "../math/small-arrays.js";
-import { kernelArrays, rowPassKernel } from "./perceptron-wasm.js";
+import { KernelArrays, rowPassKernel } from "./perceptron-wasm.js";
 
 /**
  * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
@@ -41,7 +41,7 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
  */
 function learnerRowsWasm({ n, d, x, y }: DataSet, dim: number, u: Float64Array): Float64Array | null {
   const exports = rowPassKernel();
-  const arrays = exports === null ? null : kernelArrays(exports, [n * d, n, n * dim, n]);
+  const arrays = exports === null ? null : ARRAYS.of(exports, [n * d, n, n * dim, n]);
   if (arrays === null) return null;
   const [points, labels, rows, sums] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array];
   points.set(x);
@@ -52,6 +52,9 @@ function learnerRowsWasm({ n, d, x, y }: DataSet, dim: number, u: Float64Array):
   squares.set(sums);
   return squares;
 }
+
+/** learnerRowsWasm's arrays in the module's memory. */
+const ARRAYS = new KernelArrays();
 
 /** learnerRowsWasm's rows and sums in TypeScript (the reference; where WebAssembly cannot run). */
 function learnerRowsTypeScript({ n, d, x, y }: DataSet, dim: number, u: Float64Array): Float64Array {
