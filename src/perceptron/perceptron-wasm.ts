@@ -58,6 +58,11 @@ export function rowPassKernel(): KernelExports | null {
   return chosenKernel() === "wasm" ? loadKernel() : null;
 }
 
+/** The bytes of this thread's module memory (0 where it did not load): it grows to a run's largest layout and stays. */
+export function kernelMemoryBytes(): number {
+  return loadKernel()?.memory.buffer.byteLength ?? 0;
+}
+
 /** Null when the WebAssembly kernel loads here, otherwise why not. */
 export function wasmKernelProblem(): string | null {
   loadKernel();
