@@ -1,4 +1,4 @@
-import { KernelArrays, rowPassKernel, type KernelExports } from "../perceptron/perceptron-wasm.js";
+import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 
 /**
  * out[i] = start + Σ_j w_j·u_ij for the n rows of u (n × dim, row-major): each row summed from `start` in
@@ -7,12 +7,13 @@ import { KernelArrays, rowPassKernel, type KernelExports } from "../perceptron/p
  * rowDotsTypeScript: the same float64s.
  */
 export function rowDots(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, out: Float64Array, start = 0): void {
-  const arrays = wasmArrays(ROW_DOTS, [n * dim, dim, n]);
+  const exports = rowPassKernel();
+  const arrays = exports === null ? null : ROW_DOTS.of(exports, [n * dim, dim, n]);
   if (arrays === null) return rowDotsTypeScript(u, n, dim, w, out, start);
   const [rows, weights, dots] = arrays as [Float64Array, Float64Array, Float64Array];
   rows.set(u);
   weights.set(w);
-  WASM!.rowDots(n, dim, rows.byteOffset, weights.byteOffset, dots.byteOffset, start);
+  exports!.rowDots(n, dim, rows.byteOffset, weights.byteOffset, dots.byteOffset, start);
   out.set(dots);
 }
 
@@ -22,28 +23,20 @@ export function rowDots(u: ArrayLike<number>, n: number, dim: number, w: ArrayLi
  * the WebAssembly module where it loads, else rowDotsAndAbsolutesTypeScript: the same float64s.
  */
 export function rowDotsAndAbsolutes(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, dots: Float64Array, absolutes: Float64Array): void {
-  const arrays = wasmArrays(DOTS_AND_ABSOLUTES, [n * dim, dim, n, n]);
+  const exports = rowPassKernel();
+  const arrays = exports === null ? null : DOTS_AND_ABSOLUTES.of(exports, [n * dim, dim, n, n]);
   if (arrays === null) return rowDotsAndAbsolutesTypeScript(u, n, dim, w, dots, absolutes);
   const [rows, weights, dotsIn, absolutesIn] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array];
   rows.set(u);
   weights.set(w);
-  WASM!.rowDotsAndAbsolutes(n, dim, rows.byteOffset, weights.byteOffset, dotsIn.byteOffset, absolutesIn.byteOffset);
+  exports!.rowDotsAndAbsolutes(n, dim, rows.byteOffset, weights.byteOffset, dotsIn.byteOffset, absolutesIn.byteOffset);
   dots.set(dotsIn);
   absolutes.set(absolutesIn);
 }
 
-/** The module, set by wasmArrays (rowPassKernel: null where the TypeScript passes are to run). */
-let WASM: KernelExports | null = null;
-
 /** The arrays of rowDots and rowDotsAndAbsolutes in the module's memory. */
 const ROW_DOTS = new KernelArrays();
 const DOTS_AND_ABSOLUTES = new KernelArrays();
-
-/** A call site's arrays of these lengths in the module's memory, or null where the TypeScript passes are to run. */
-function wasmArrays(site: KernelArrays, lengths: readonly number[]): Float64Array[] | null {
-  WASM = rowPassKernel();
-  return WASM === null ? null : site.of(WASM, lengths);
-}
 
 /**
  * rowDots in TypeScript (the reference; where WebAssembly cannot run). The rows go four at a time:

@@ -14,7 +14,7 @@ import { chosenKernel } from "./kernel-choice.js";
 /** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
 export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
 
-/** The module's exports: the epochs, the planted generator's row pass (../generators/planted-rows.ts), the row passes of row-passes.ts. */
+/** The module's exports: the epochs, and the row passes of assembly/planted-rows.ts and assembly/row-passes.ts. */
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -164,7 +164,7 @@ function sameLengths(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** The first byte of the module's memory free for a call's arrays, 16-byte aligned. */
-export function kernelMemoryStart(exports: KernelExports): number {
+function kernelMemoryStart(exports: KernelExports): number {
   return (exports.heapBase() + 15) & ~15;
 }
 
@@ -172,7 +172,7 @@ export function kernelMemoryStart(exports: KernelExports): number {
  * Grows the memory to at least `bytes` (which must be within WebAssembly's 4 GiB); false when the engine
  * refuses or they are not. Growing detaches every view of the old buffer: take views after this call.
  */
-export function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
+function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
   if (bytes > MAX_BYTES) return false;
   const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE);
   if (missing <= 0) return true;

@@ -1,5 +1,5 @@
 // AssemblyScript, compiled into the same module as the perceptron's epochs (perceptron-epoch.ts exports
-// these); used by ../../math/row-dots.ts and ../learner-coordinates.ts through ../row-passes.ts.
+// these); used by ../../math/row-dots.ts and ../learner-coordinates.ts.
 //
 // Passes over the rows of a data set, bit-identical to their TypeScript references (../../math/row-dots.ts,
 // ../learner-coordinates.ts): every sum in the order of its row's components, rows sharing a SIMD register
