@@ -27,13 +27,14 @@ export function plantedRows(x: Float64Array, n: number, d: number, w: Float64Arr
   return plantedRowsWasm(x, n, d, w) ?? plantedRowsTypeScript(x, n, d, w);
 }
 
-/** The row pass in WebAssembly: x and w copied into the module's memory, x copied back by place(); null where it is not to run (rowPassKernel) or the data do not fit. */
+/** The row pass in WebAssembly: x (unless resident) and w copied into the module's memory, x copied back by place(); null where it is not to run (rowPassKernel) or the data do not fit. */
 export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float64Array): PlantedRows | null {
   const exports = rowPassKernel();
-  const arrays = exports === null ? null : ARRAYS.of(exports, [n * d, d, n, n, n, n]);
+  const arrays = exports === null ? null : ARRAYS.of(exports, [n * d, d, n, n, n, n], [x]);
   if (arrays === null) return null;
   const [rows, weights, dots, squares, bases, scales] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
-  rows.set(x);
+  // x resident (executeRun's points) is passed where it lies; otherwise copied in here and back in place().
+  if (rows !== x) rows.set(x);
   weights.set(w);
   exports!.rowDotsAndSquares(n, d, rows.byteOffset, weights.byteOffset, dots.byteOffset, squares.byteOffset);
   return {
@@ -43,7 +44,7 @@ export function plantedRowsWasm(x: Float64Array, n: number, d: number, w: Float6
     scales,
     place: () => {
       exports!.placeRows(n, d, rows.byteOffset, weights.byteOffset, bases.byteOffset, scales.byteOffset);
-      x.set(rows);
+      if (rows !== x) x.set(rows);
     },
   };
 }

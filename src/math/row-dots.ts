@@ -3,15 +3,15 @@ import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 /**
  * out[i] = start + Σ_j w_j·u_ij for the n rows of u (n × dim, row-major): each row summed from `start` in
  * the order of its components, the same float64 as a plain loop over the row. In the WebAssembly module
- * where it loads (u and w copied in, four rows a SIMD pass: n 1 000, d 50 in ~15 µs against ~35), else
+ * where it loads (u, unless resident, and w copied in, four rows a SIMD pass: n 1 000, d 50 in ~15 µs against ~35), else
  * rowDotsTypeScript: the same float64s.
  */
 export function rowDots(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, out: Float64Array, start = 0): void {
   const exports = rowPassKernel();
-  const arrays = exports === null ? null : ROW_DOTS.of(exports, [n * dim, dim, n]);
+  const arrays = exports === null ? null : ROW_DOTS.of(exports, [n * dim, dim, n], [u]);
   if (arrays === null) return rowDotsTypeScript(u, n, dim, w, out, start);
   const [rows, weights, dots] = arrays as [Float64Array, Float64Array, Float64Array];
-  rows.set(u);
+  if (rows !== u) rows.set(u);
   weights.set(w);
   exports!.rowDots(n, dim, rows.byteOffset, weights.byteOffset, dots.byteOffset, start);
   out.set(dots);
@@ -24,10 +24,10 @@ export function rowDots(u: ArrayLike<number>, n: number, dim: number, w: ArrayLi
  */
 export function rowDotsAndAbsolutes(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, dots: Float64Array, absolutes: Float64Array): void {
   const exports = rowPassKernel();
-  const arrays = exports === null ? null : DOTS_AND_ABSOLUTES.of(exports, [n * dim, dim, n, n]);
+  const arrays = exports === null ? null : DOTS_AND_ABSOLUTES.of(exports, [n * dim, dim, n, n], [u]);
   if (arrays === null) return rowDotsAndAbsolutesTypeScript(u, n, dim, w, dots, absolutes);
   const [rows, weights, dotsIn, absolutesIn] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array];
-  rows.set(u);
+  if (rows !== u) rows.set(u);
   weights.set(w);
   exports!.rowDotsAndAbsolutes(n, dim, rows.byteOffset, weights.byteOffset, dotsIn.byteOffset, absolutesIn.byteOffset);
   dots.set(dotsIn);

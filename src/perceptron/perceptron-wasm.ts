@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { LearnerData } from "./learner-coordinates.js";
 import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, type PerceptronResult } from "./perceptron.js";
+import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Copy } from "../math/small-arrays.js";
 import { chosenKernel } from "./kernel-choice.js";
 
@@ -38,7 +39,7 @@ let loadError: string | null = null;
  * The module of this thread, instantiated once; null (and loadError says why) when it cannot be. Its memory
  * is a scratch for one call at a time: each user lays out its arrays from the first free byte (the
  * epochs' data here, the row passes' through KernelArrays), after `reserveKernelMemory`, and copies out
- * what it keeps.
+ * what it keeps. Below that byte, during a run, may lie the run's resident arrays (ResidentArrays).
  */
 function loadKernel(): KernelExports | null {
   if (kernel !== undefined) return kernel;
@@ -80,14 +81,16 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   const exports = loadKernel();
   if (exports === null || epochsLive) return null;
 
-  // Layout: u (n·dim f64), ŵ (dim f64), the epoch's order (n i32), from the first free 16-byte boundary.
-  const uAt = kernelMemoryStart(exports);
-  const wAt = uAt + n * dim * 8;
+  // Layout: u (n·dim f64) unless it is resident already, ŵ (dim f64), the epoch's order (n i32), from the
+  // first free 16-byte boundary.
+  const resident = isResident(exports, data.u, n * dim);
+  const uAt = resident ? data.u.byteOffset : kernelMemoryStart(exports);
+  const wAt = resident ? kernelMemoryStart(exports) : uAt + n * dim * 8;
   const orderAt = wAt + dim * 8;
   const end = orderAt + n * 4;
   if (!reserveKernelMemory(exports.memory, end)) return null;
   const buffer = exports.memory.buffer;
-  new Float64Array(buffer, uAt, n * dim).set(data.u);
+  if (!resident) new Float64Array(buffer, uAt, n * dim).set(data.u);
   const w = new Float64Array(buffer, wAt, dim);
   w.set(options.initialWeights);
   const permutation = new Int32Array(buffer, orderAt, n);
@@ -127,55 +130,155 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
 let epochsLive = false;
 
 /**
+ * The first byte past the resident arrays of the run under way (ResidentArrays.during), 0 outside one:
+ * calls lay out their arrays past it, and the memory does not grow meanwhile (growing would detach the
+ * resident arrays, which the run holds as views).
+ */
+let residentEnd = 0;
+
+/**
+ * True when `array` is one of the resident arrays of the run under way, of `length` values: a call then
+ * passes it to the module where it lies instead of copying it in (and out). A view of the memory outside
+ * the resident arrays (a call's layout kept past its call) is not: it is copied like any other array.
+ */
+export function isResident(exports: KernelExports, array: ArrayLike<number>, length: number): array is Float64Array {
+  return (
+    array instanceof Float64Array &&
+    array.length === length &&
+    array.buffer === exports.memory.buffer &&
+    array.byteOffset >= kernelMemoryStart(exports, false) &&
+    array.byteOffset + array.byteLength <= residentEnd
+  );
+}
+
+/**
+ * A run's large arrays (executeRun's points and learner coordinates) in the module's memory for the length
+ * of the run, so that the row passes and the epochs read and write them where they lie: a heavy run (n
+ * 1 000, d 50) copied x or u (400 KB each) into or out of the module nine times, ~9 µs each. Within
+ * `during`, each allocator gives its array past the previous one, and the memory, grown first to the
+ * run's `bytes`, does not grow: a call whose layout does not fit runs in TypeScript, on the same arrays.
+ * Where the module is not to run, or `bytes` do not fit it, or a run is under way already, the allocators
+ * give this thread's scratch arrays instead (as before). The arrays are the run's until `during` returns:
+ * nothing may keep them past it.
+ */
+export class ResidentArrays {
+  readonly #fallbacks: ScratchArray[];
+  #views: (Float64Array | null)[];
+  readonly #resident: Float64Allocator[];
+  readonly #scratch: Float64Allocator[];
+
+  constructor(count: number) {
+    this.#fallbacks = Array.from({ length: count }, () => new ScratchArray());
+    this.#views = this.#fallbacks.map(() => null);
+    this.#scratch = this.#fallbacks.map((fallback) => fallback.view);
+    this.#resident = this.#fallbacks.map((fallback, k) => (length: number) => this.#allocate(k, length, fallback));
+  }
+
+  /** `body` with one allocator per array; the arrays resident in the module's memory where they can be. */
+  during<T>(bytes: number, body: (allocators: readonly Float64Allocator[]) => T): T {
+    const exports = rowPassKernel();
+    if (exports === null || epochsLive || residentEnd !== 0) return body(this.#scratch);
+    const start = kernelMemoryStart(exports);
+    if (!reserveKernelMemory(exports.memory, start + bytes)) return body(this.#scratch);
+    residentEnd = start;
+    try {
+      return body(this.#resident);
+    } finally {
+      residentEnd = 0;
+    }
+  }
+
+  #allocate(k: number, length: number, fallback: ScratchArray): Float64Array {
+    const at = residentEnd;
+    const buffer = kernel?.memory.buffer;
+    const end = at + ((length * 8 + 15) & ~15);
+    // Outside `during` (an allocator kept past it) or beyond the memory: the scratch array.
+    if (at === 0 || buffer === undefined || end > buffer.byteLength) return fallback.view(length);
+    residentEnd = end;
+    const known = this.#views[k];
+    if (known !== null && known !== undefined && known.buffer === buffer && known.byteOffset === at && known.length === length) return known;
+    const view = new Float64Array(buffer, at, length);
+    this.#views[k] = view;
+    return view;
+  }
+}
+
+/**
  * A call site's Float64Arrays in the module's memory, laid out one after another from its first free byte
  * (each 16-byte aligned), the memory grown to hold them: views for a call's inputs and outputs, to be
  * passed by their byteOffset. The last call's views are given again while the lengths and the memory's
  * buffer are the same (a small run's ~20 new views cost ~1.5 µs and their garbage). Valid until the next
  * call that lays out arrays or grows the memory; null where they do not fit, or while the epochs' arrays
  * are live (inside onEpoch): the caller then runs its TypeScript reference.
+ *
+ * An array of the call's that is resident (`arrays`, by position: isResident) is given as itself, and
+ * nothing is laid out for it: the caller copies in (and out) only where a view is not its own array.
  */
 export class KernelArrays {
   #buffer: ArrayBuffer | null = null;
+  #start = 0;
   #lengths: readonly number[] = [];
+  #resident: (ArrayLike<number> | null)[] = [];
   #views: Float64Array[] = [];
 
-  of(exports: KernelExports, lengths: readonly number[]): Float64Array[] | null {
+  of(exports: KernelExports, lengths: readonly number[], arrays: readonly (ArrayLike<number> | null)[] = []): Float64Array[] | null {
     if (epochsLive) return null;
-    if (exports.memory.buffer === this.#buffer && sameLengths(lengths, this.#lengths)) return this.#views;
     let end = kernelMemoryStart(exports);
-    const offsets = lengths.map((length) => {
+    if (exports.memory.buffer === this.#buffer && end === this.#start && same(lengths, this.#lengths) && this.#sameResident(exports, arrays)) return this.#views;
+    const resident = lengths.map((length, k) => (k < arrays.length && isResident(exports, arrays[k]!, length) ? arrays[k]! : null));
+    const start = end;
+    const offsets = lengths.map((length, k) => {
+      if (resident[k] !== null) return -1;
       const at = end;
       end += (length * 8 + 15) & ~15;
       return at;
     });
     if (!reserveKernelMemory(exports.memory, end)) return null;
     const buffer = exports.memory.buffer;
-    this.#views = offsets.map((at, k) => new Float64Array(buffer, at, lengths[k]!));
+    this.#views = offsets.map((at, k) => (at < 0 ? (resident[k] as Float64Array) : new Float64Array(buffer, at, lengths[k]!)));
     this.#buffer = buffer;
+    this.#start = start;
     this.#lengths = lengths;
+    this.#resident = resident;
     return this.#views;
+  }
+
+  /** Whether `arrays` are resident where the last call's were, and only there (checked without allocating: a small run makes ~6 calls). */
+  #sameResident(exports: KernelExports, arrays: readonly (ArrayLike<number> | null)[]): boolean {
+    for (let k = 0; k < this.#resident.length; k++) {
+      const array = k < arrays.length ? arrays[k]! : null;
+      const resident = array !== null && isResident(exports, array, this.#lengths[k]!) ? array : null;
+      if (resident !== this.#resident[k]) return false;
+    }
+    return true;
   }
 }
 
-function sameLengths(a: readonly number[], b: readonly number[]): boolean {
+function same(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
 }
 
-/** The first byte of the module's memory free for a call's arrays, 16-byte aligned. */
-function kernelMemoryStart(exports: KernelExports): number {
-  return (exports.heapBase() + 15) & ~15;
+/**
+ * The first byte of the module's memory free for a call's arrays, 16-byte aligned: past the resident
+ * arrays of a run under way unless `pastResident` is false.
+ */
+function kernelMemoryStart(exports: KernelExports, pastResident = true): number {
+  const start = (exports.heapBase() + 15) & ~15;
+  return pastResident && residentEnd > start ? residentEnd : start;
 }
 
 /**
  * Grows the memory to at least `bytes` (which must be within WebAssembly's 4 GiB); false when the engine
- * refuses or they are not. Growing detaches every view of the old buffer: take views after this call.
+ * refuses, they are not, or a run's arrays are resident (ResidentArrays). Growing detaches every view of the old buffer: take views after this call.
  */
 function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
   if (bytes > MAX_BYTES) return false;
   const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE);
   if (missing <= 0) return true;
+  // Not while a run's arrays are resident: growing detaches every view of the old buffer, theirs too.
+  if (residentEnd !== 0) return false;
   try {
     memory.grow(missing);
     return true;

@@ -1,16 +1,34 @@
 import type { RunSpec } from "./run-types.js";
 
+type Sizes = Pick<RunSpec, "generator" | "n" | "d" | "bias">;
+
 /**
  * The bytes of the typed arrays a run allocates for its data, which live outside V8's heap and so escape
- * the worker's heap limit: the generated points x (n·d doubles) and the learner's vectors u (n·dim, with
- * dim = d + 1 with a bias), then the WebAssembly module's memory, which holds the largest layout of any of
- * its calls (the learner's coordinates: x, the labels, u and their squares, n·(d + dim + 2) doubles; the
- * epochs, the generator's and the bounds' row passes take less), and the labels and the presentation order
- * (5 bytes a point). Vectors of length d or dim are left out: they are small beside these.
+ * the worker's heap limit: those of residentBytes in the WebAssembly module's memory (in TypeScript the
+ * points and the learner's vectors alone, less), the points of the generators other than the planted one
+ * (which make their own array, or share a file's), and the labels and the presentation order (5 bytes a point).
  */
-export function estimateRunMemory(spec: Pick<RunSpec, "generator" | "n" | "d" | "bias">): number {
+export function estimateRunMemory(spec: Sizes): number {
+  const { n, d } = sizes(spec);
+  return residentBytes(spec) + (spec.generator === "planted" ? 0 : 8 * n * d) + 5 * n;
+}
+
+/**
+ * The module's memory a run takes past its first free byte (executeRun's ResidentArrays): n·(d + dim)
+ * doubles and the largest layout of a call past them, 5n + 2·dim doubles with 16 bytes of alignment for
+ * each array (dim = d + 1 with a bias). The planted generator writes the points x (n·d) there, and the
+ * learner's vectors u (n·dim) follow; then the generator's row pass takes four n-vectors and w, the
+ * learner's coordinates the labels and the squares, the epochs ŵ and the order, a bound's row pass up to
+ * two n-vectors and a dim-vector. Other generators' points are copied in for the learner's coordinates,
+ * past u, in the room the planted generator's x takes.
+ */
+export function residentBytes(spec: Sizes): number {
+  const { n, d, dim } = sizes(spec);
+  return 8 * n * (d + dim) + 8 * (5 * n + 2 * dim) + 16 * 8;
+}
+
+function sizes(spec: Sizes): { n: number; d: number; dim: number } {
   const d = spec.generator === "three-point" ? 1 : spec.d;
   const n = spec.generator === "three-point" ? 3 : spec.n;
-  const dim = spec.bias ? d + 1 : d;
-  return 8 * n * (d + dim) + 8 * n * (d + dim + 2) + 5 * n;
+  return { n, d, dim: spec.bias ? d + 1 : d };
 }

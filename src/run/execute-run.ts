@@ -1,10 +1,12 @@
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
-import { ScratchArray } from "../math/scratch-array.js";
-import { parseInit } from "../perceptron/initial-weights.js";
+import type { Float64Allocator } from "../math/scratch-array.js";
+import { parseInit, type InitSpec } from "../perceptron/initial-weights.js";
+import { ResidentArrays } from "../perceptron/perceptron-wasm.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { createDraws } from "../random/random-draws.js";
 import { analyseDataSet } from "./analyse-data-set.js";
+import { residentBytes } from "./estimate-run-memory.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
 import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
@@ -19,21 +21,26 @@ export const VIOLATION_TOLERANCE = 1e-9;
 /**
  * This thread's arrays for a run's points and its learner's coordinates, reused run after run: a run's
  * data set and learner data live only inside executeRun (its row holds numbers and strings, never them).
- * Two new arrays of ~8 KB a small run, outside V8's heap, cost ~7 µs of its ~90 (the worker's loop over
- * 20 000 small runs, min of 5 alternations).
+ * They lie in the WebAssembly module's memory where it runs (ResidentArrays: the row passes and the epochs
+ * then copy neither in nor out, ~80 µs of a heavy run), else in scratch arrays (two new arrays of ~8 KB a
+ * small run, outside V8's heap, had cost ~7 µs of its ~90).
  */
-const POINTS = new ScratchArray();
-const LEARNER = new ScratchArray();
+const RESIDENT = new ResidentArrays(2);
 
 /** One run, start to end: generate → perceptron → bounds (planted and max-margin) → row. Throws on a bug. */
 export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
-  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, POINTS.view);
+  return RESIDENT.during(residentBytes(spec), ([points, learner]) => runWith(spec, init, dataSets, points!, learner!));
+}
+
+/** executeRun with the arrays for its points and its learner's coordinates. */
+function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, points: Float64Allocator, learner: Float64Allocator): RunRow {
+  const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, points);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray: LEARNER.view },
+    { optimal: spec.optimal, learnerArray: learner },
   );
   const { updates, epochs, converged } = analysis.perceptron;
   if (!beyondSeparable(spec) && analysis.planted !== null && !(analysis.planted.margin > 0)) {

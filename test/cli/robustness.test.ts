@@ -156,12 +156,12 @@ describe("usage mistakes of run and rerun", () => {
 
   it("holds a run's data arrays to --worker-memory: a run estimated above it is an error row", () => {
     const big = join(folder, "big.json");
-    // estimateRunMemory: 8·n·(d + dim) + 8·n·(d + dim + 2) + 5·n bytes; n = 100 000, d = 100, dim = 101: 308.7 MB, said as 309.
+    // estimateRunMemory: 8·n·(d + dim) + 8·(5·n + 2·dim) + 128 + 5·n bytes; n = 100 000, d = 100, dim = 101: 157.6 MB, said as 158.
     writeFileSync(big, JSON.stringify({ name: "big", optimal: false, maxEpochs: 1, grid: { n: [100_000], d: 100, margin: 0.1 } }));
     const out = join(folder, "big");
     const result = cli(["run", big, "--out", out, "--worker-memory", "64", "--quiet", "--no-report"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("the run's data need about 309 MB, more than the worker's memory limit of 64 MB (--worker-memory)");
+    expect(result.stderr).toContain("the run's data need about 158 MB, more than the worker's memory limit of 64 MB (--worker-memory)");
   });
 
   it("says one line for a folder given as data, a file nested past reason, and reads -- -x.json as a file name", () => {
