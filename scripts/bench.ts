@@ -15,7 +15,7 @@
  * stages      where a small run's time goes (n = 100, d = 10, margin 0.1, from ŵ(0) = 0, no max-margin):
  *             microseconds a run in each step of executeRun, each timed around its own call on one warm
  *             thread, 20 000 runs after as many of warm-up: the data (its stream and the planted generator),
- *             the learner's copy (both written into reused arrays, as executeRun writes them), the
+ *             the learner's copy (both written into the module's memory, as executeRun writes them), the
  *             perceptron, the planted separator's bounds, its Freund–Schapire bound, then the whole
  *             executeRun of the same run (its steps again, the row, and what the steps above leave out:
  *             `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
@@ -76,15 +76,15 @@ import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { generateData } from "../src/generators/generate-data.js";
 import { generatePlanted } from "../src/generators/planted.js";
-import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
-import { wasmKernelProblem } from "../src/perceptron/perceptron-wasm.js";
+import { ResidentArrays, wasmKernelProblem } from "../src/perceptron/perceptron-wasm.js";
 import { batchOutput } from "../src/pool/batch-output.js";
 import { typeScriptExecArgv } from "../src/pool/run-pool.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../src/random/data-version.js";
 import { createDraws } from "../src/random/random-draws.js";
 import { createRandom } from "../src/random/seeded-random.js";
+import { residentBytes } from "../src/run/estimate-run-memory.js";
 import { executeRun } from "../src/run/execute-run.js";
 import type { RunRow } from "../src/run/run-types.js";
 import { batchSpecs, type RunBatch } from "../src/sweep/run-batch.js";
@@ -187,9 +187,8 @@ function generation() {
 
 const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreundSchapire", "run", "rest", "linesAndDigest"] as const;
 
-/** The stages' own reused arrays for a run's points and learner coordinates, as executeRun has its. */
-const STAGE_POINTS = new ScratchArray();
-const STAGE_LEARNER = new ScratchArray();
+/** The stages' own arrays for a run's points and learner coordinates, resident in the module as executeRun's are. */
+const STAGE_ARRAYS = new ResidentArrays(2);
 
 /** The stages of `runs` runs of `grid` (after as many of warm-up), in batches of `batch`. */
 async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_000, batch = 1000) {
@@ -204,20 +203,23 @@ async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_
       at = now;
     };
     for (const spec of specs.slice(from, from + runs)) {
+      STAGE_ARRAYS.during(residentBytes(spec), ([points, learnerArray]) => {
+        at = process.hrtime.bigint();
+        const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), undefined, points);
+        lap(0);
+        const learner = toLearnerCoordinates(data, spec.bias, learnerArray);
+        lap(1);
+        const zero = new Float64Array(learner.dim);
+        at = process.hrtime.bigint();
+        const perceptron = runPerceptron(learner, { eta: spec.eta, initialWeights: zero, order: spec.order, maxEpochs: spec.maxEpochs });
+        lap(2);
+        const planted = plantedSeparator(data, spec.bias)!;
+        computeBounds(learner, planted, spec.eta, zero);
+        lap(3);
+        freundSchapireAlong(learner, planted, perceptron.epochs);
+        lap(4);
+      });
       at = process.hrtime.bigint();
-      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), undefined, STAGE_POINTS.view);
-      lap(0);
-      const learner = toLearnerCoordinates(data, spec.bias, STAGE_LEARNER.view);
-      lap(1);
-      const zero = new Float64Array(learner.dim);
-      at = process.hrtime.bigint();
-      const perceptron = runPerceptron(learner, { eta: spec.eta, initialWeights: zero, order: spec.order, maxEpochs: spec.maxEpochs });
-      lap(2);
-      const planted = plantedSeparator(data, spec.bias)!;
-      computeBounds(learner, planted, spec.eta, zero);
-      lap(3);
-      freundSchapireAlong(learner, planted, perceptron.epochs);
-      lap(4);
       rows.push(executeRun(spec));
       lap(5);
       if (rows.length === batch) {
