@@ -1,5 +1,5 @@
 import seedrandom from "seedrandom";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sortAscending } from "../../src/math/sort-ascending.js";
 
 /** Laws of values that exercise each path: spread out, clustered, tied, wide-ranging, signed, special. */
@@ -31,6 +31,19 @@ describe("sortAscending", () => {
       // Object.is tells −0 from +0 and matches NaN with NaN: bit for bit, as the bounds need.
       const differs = Array.from(values).findIndex((value, i) => !Object.is(value, expected[i]));
       expect(differs, `${law}, count ${count}`).toBe(-1);
+    }
+  });
+
+  it("grows its scratch arrays together, from their first size (256 values) on", async () => {
+    // A fresh copy of the module, whose scratch has never grown: each count just past its sizes.
+    vi.resetModules();
+    const fresh = (await import("../../src/math/sort-ascending.js")).sortAscending;
+    const random = seedrandom("grow");
+    for (const count of [255, 256, 257, 258, 515, 516, 517]) {
+      const values = Float64Array.from({ length: count }, () => 0.1 + random());
+      const expected = values.slice().sort();
+      fresh(values, count);
+      expect(Array.from(values), `count ${count}`).toEqual(Array.from(expected));
     }
   });
 });
