@@ -3,8 +3,8 @@ import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 /**
  * out[i] = start + Σ_j w_j·u_ij for the n rows of u (n × dim, row-major): each row summed from `start` in
  * the order of its components, the same float64 as a plain loop over the row. In the WebAssembly module
- * where it loads (u, unless resident, and w copied in, four rows a SIMD pass: n 1 000, d 50 in ~15 µs against ~35), else
- * rowDotsTypeScript: the same float64s.
+ * where it loads (u, unless resident, and w copied in, four rows a SIMD pass: n 1 000, d 50 in ~15 µs
+ * against ~35), else rowDotsTypeScript: the same float64s.
  */
 export function rowDots(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, out: Float64Array, start = 0): void {
   const exports = rowPassKernel();

@@ -36,8 +36,8 @@ export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Flo
 /**
  * u_i = y_i·(x_i, 1) with a bias, y_i·x_i without, written into u, and each ‖u_i‖² summed in the order of
  * its components (the bias's 1 last), in the WebAssembly module (x, y copied in, u and the sums copied
- * out, x and u only where they are not resident: n 1 000, d 50 in ~25 µs against ~90); null where it is not to run or cannot, and
- * learnerRowsTypeScript makes the same float64s.
+ * out, x and u only where they are not resident: n 1 000, d 50 in ~25 µs against ~90); null where it is
+ * not to run or cannot, and learnerRowsTypeScript makes the same float64s.
  */
 function learnerRowsWasm({ n, d, x, y }: DataSet, dim: number, u: Float64Array): Float64Array | null {
   const exports = rowPassKernel();

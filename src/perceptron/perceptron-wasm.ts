@@ -163,7 +163,7 @@ export function isResident(exports: KernelExports, array: ArrayLike<number>, len
  */
 export class ResidentArrays {
   readonly #fallbacks: ScratchArray[];
-  #views: (Float64Array | null)[];
+  readonly #views: (Float64Array | null)[];
   readonly #resident: Float64Allocator[];
   readonly #scratch: Float64Allocator[];
 
@@ -196,7 +196,7 @@ export class ResidentArrays {
     if (at === 0 || buffer === undefined || end > buffer.byteLength) return fallback.view(length);
     residentEnd = end;
     const known = this.#views[k];
-    if (known !== null && known !== undefined && known.buffer === buffer && known.byteOffset === at && known.length === length) return known;
+    if (known && known.buffer === buffer && known.byteOffset === at && known.length === length) return known;
     const view = new Float64Array(buffer, at, length);
     this.#views[k] = view;
     return view;
@@ -271,7 +271,8 @@ function kernelMemoryStart(exports: KernelExports, pastResident = true): number 
 
 /**
  * Grows the memory to at least `bytes` (which must be within WebAssembly's 4 GiB); false when the engine
- * refuses, they are not, or a run's arrays are resident (ResidentArrays). Growing detaches every view of the old buffer: take views after this call.
+ * refuses, they are not, or a run's arrays are resident (ResidentArrays). Growing detaches every view of
+ * the old buffer: take views after this call.
  */
 function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
   if (bytes > MAX_BYTES) return false;
