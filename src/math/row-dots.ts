@@ -42,7 +42,7 @@ const DOTS_AND_ABSOLUTES = new KernelArrays();
  * rowDots in TypeScript (the reference; where WebAssembly cannot run). The rows go four at a time:
  * a row's sum is a chain of dependent additions, each waiting for the one before, and four chains in
  * flight keep the adder busy where one leaves it idle most of the time (n 1 000, d 50: ~1.6× a row at a time,
- * scratch/pass-bench.mjs).
+ * in a scratch loop not kept).
  */
 export function rowDotsTypeScript(u: ArrayLike<number>, n: number, dim: number, w: ArrayLike<number>, out: Float64Array, start = 0): void {
   let i = 0;
