@@ -16,7 +16,8 @@
  *             microseconds a run in each step of executeRun, each timed around its own call on one warm
  *             thread, 20 000 runs after as many of warm-up: the data (its stream and the planted generator),
  *             the learner's copy (both written into the module's memory, as executeRun writes them), the
- *             perceptron, the planted separator's bounds, its Freund–Schapire bound, then the whole
+ *             perceptron, the planted separator's bounds (with its dots, which the next step shares, as in a
+ *             run), its Freund–Schapire bound, then the whole
  *             executeRun of the same run (its steps again, the row, and what the steps above leave out:
  *             `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
  *             The lowest mean of three passes, step by step. A guide to where to look, not a budget: each
@@ -71,11 +72,13 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import { computeBounds } from "../src/bounds/convergence-bounds.js";
+import { computeBoundsWithDots } from "../src/bounds/convergence-bounds.js";
 import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { generateData } from "../src/generators/generate-data.js";
 import { generatePlanted } from "../src/generators/planted.js";
+import { rowDots } from "../src/math/row-dots.js";
+import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { ResidentArrays, wasmKernelProblem } from "../src/perceptron/perceptron-wasm.js";
@@ -189,6 +192,8 @@ const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreund
 
 /** The stages' own arrays for a run's points and learner coordinates, resident in the module as executeRun's are. */
 const STAGE_ARRAYS = new ResidentArrays(2);
+/** The stages' planted dots, as analyseDataSet's. */
+const STAGE_DOTS = new ScratchArray();
 
 /** The stages of `runs` runs of `grid` (after as many of warm-up), in batches of `batch`. */
 async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_000, batch = 1000) {
@@ -213,10 +218,13 @@ async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_
         at = process.hrtime.bigint();
         const perceptron = runPerceptron(learner, { eta: spec.eta, initialWeights: zero, order: spec.order, maxEpochs: spec.maxEpochs });
         lap(2);
+        // As analyseDataSet: the planted separator's dots once, for its margin and its Freund–Schapire search.
         const planted = plantedSeparator(data, spec.bias)!;
-        computeBounds(learner, planted, spec.eta, zero);
+        const dots = STAGE_DOTS.view(learner.n);
+        rowDots(learner.u, learner.n, learner.dim, planted, dots);
+        computeBoundsWithDots(learner, planted, spec.eta, zero, dots);
         lap(3);
-        freundSchapireAlong(learner, planted, perceptron.epochs);
+        freundSchapireAlong(learner, planted, perceptron.epochs, dots);
         lap(4);
       });
       at = process.hrtime.bigint();

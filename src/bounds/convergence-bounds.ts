@@ -52,15 +52,26 @@ const NO_BOUNDS: BoundSet = { novikoff: null, snapp: null, hu: null, optimised: 
  * the dot products are compensated (dot-enclosure.ts), and each bound is the upper end of its interval,
  * each margin the lower end of its. A separator is taken as separating only where a's lower end is > 0.
  */
-export function computeBounds(
+export function computeBounds(data: LearnerData, separator: Float64Array, eta: number, initialWeights: Float64Array): SeparatorBounds {
+  return computeBoundsWithDots(data, separator, eta, initialWeights, undefined);
+}
+
+/**
+ * computeBounds for a caller that has the separator's plain pass over the rows already (ŵ·u_i of every row,
+ * as rowDots sums them: analyseDataSet, which shares it with the Freund–Schapire search). They choose the
+ * rows whose dot products are enclosed (minRowDot), so they must be exactly those: not for the library's
+ * users, who call computeBounds.
+ */
+export function computeBoundsWithDots(
   data: LearnerData,
   separator: Float64Array,
   eta: number,
   initialWeights: Float64Array,
+  separatorDots: ArrayLike<number> | undefined,
 ): SeparatorBounds {
   const { n, dim, u } = data;
   const m = maxRowSquare(u, n, dim);
-  const { margin, a, s } = separatorMargin(data, separator);
+  const { margin, a, s } = separatorMargin(data, separator, separatorDots);
   if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS };
 
   const zeroInit = initialWeights.every((value) => value === 0);

@@ -84,9 +84,11 @@ export interface FreundSchapire {
  * g'(t) = R − √E Σ_i ξ_i m_i / ‖ξ‖ rises from R − √E Σm_i/√n at t → 0. Beyond t_max = 1/min{m_i > 0}
  * only points with m_i ≤ 0 keep ξ_i > 0, where g' ≥ R > 0: the minimum lies in (0, t_max], found exactly
  * (bestScale). If g' ≥ 0 already at 0 (or no m_i > 0), the infimum is E·n at t → 0 and
- * w = 0 is returned. The bound is then evaluated at w, rounded outward.
+ * w = 0 is returned. The bound is then evaluated at w, rounded outward. `dots`, where the caller has them
+ * already (separator·u_i of every row, as rowDots sums them), spare the pass over the data that makes the
+ * m_i: any values still give a true bound (it is evaluated at w from the data), the exact ones the best.
  */
-export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<number>, epochs: number): FreundSchapire {
+export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<number>, epochs: number, dots?: ArrayLike<number>): FreundSchapire {
   const { n, dim, u } = data;
   let norm2 = 0;
   for (let j = 0; j < dim; j++) norm2 += separator[j]! * separator[j]!;
@@ -94,7 +96,8 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
   if (!(norm2 > 0) || !Number.isFinite(norm2)) return { bound: freundSchapireBound(data, w, epochs), w };
   const scale = 1 / Math.sqrt(norm2);
   const m = MARGINS.of(n);
-  rowDots(u, n, dim, separator, m);
+  if (dots === undefined) rowDots(u, n, dim, separator, m);
+  else for (let i = 0; i < n; i++) m[i] = dots[i]!;
   for (let i = 0; i < n; i++) m[i] = m[i]! * scale;
   const best = bestScale(m, n, Math.sqrt(data.radiusSquared), epochs);
   if (best > 0) {

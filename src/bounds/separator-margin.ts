@@ -15,12 +15,13 @@ export interface SeparatorMargin {
 /**
  * The margin of ŵ, rounded down (docs/bounds.md, "Rounding"): a and S as compensated dot products with
  * their error bounds (dot-enclosure.ts), then a/√S with each operation rounded down. A separator counts as
- * separating only where a's lower end is > 0.
+ * separating only where a's lower end is > 0. `dots`: ŵ·u_i of every row as rowDots sums them, where the
+ * caller has them already (see minRowDot).
  */
-export function separatorMargin(data: LearnerData, separator: ArrayLike<number>): SeparatorMargin {
+export function separatorMargin(data: LearnerData, separator: ArrayLike<number>, dots?: ArrayLike<number>): SeparatorMargin {
   const s = dotEnclosure(separator, 0, separator, 0, data.dim);
   // Σ_j |ŵ_j u_ij| ≤ ‖ŵ‖·R for every row (Cauchy–Schwarz): the scale of the dots' error bound.
-  const a = minRowDot(data.u, data.n, data.dim, separator, mulUp(sqrtUp(s.hi), sqrtUp(maxRowSquare(data.u, data.n, data.dim).hi)));
+  const a = minRowDot(data.u, data.n, data.dim, separator, mulUp(sqrtUp(s.hi), sqrtUp(maxRowSquare(data.u, data.n, data.dim).hi)), dots);
   const margin = a.lo > 0 ? divDown(a.lo, sqrtUp(s.hi)) : a.lo / Math.sqrt(s.hi);
   return { margin, a, s };
 }

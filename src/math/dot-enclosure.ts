@@ -71,12 +71,18 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
  * `scale` must be at least Σ_j |w_j u_ij| for every row (‖w‖·R does, by Cauchy–Schwarz). A plain pass gives
  * each row's dot, within γ_{dim}·scale of the exact one (Higham 3.1); only the rows that bound cannot rule
  * out as the minimum (usually one or two; all of them on the Hadamard family's ties) are taken again by
- * dotEnclosure. The plain pass is what the bounds took before they were rounded outward.
+ * dotEnclosure. The plain pass is what the bounds took before they were rounded outward. A caller that has
+ * that pass already (w·u_i of every row, as rowDots sums them) gives it as `dots`: they choose the rows
+ * taken again, so they must be exactly those.
  */
-export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number): Enclosure {
+export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number, given?: ArrayLike<number>): Enclosure {
   if (n === 0) return { lo: NaN, hi: NaN };
-  const dots = ROW_VALUES.of(n);
-  rowDots(u, n, dim, w, dots);
+  let dots: ArrayLike<number> | undefined = given;
+  if (dots === undefined) {
+    const pass = ROW_VALUES.of(n);
+    rowDots(u, n, dim, w, pass);
+    dots = pass;
+  }
   let least = Infinity;
   for (let i = 0; i < n; i++) if (dots[i]! < least) least = dots[i]!;
   // Rows within twice the error bound of the least plain dot may hold the exact minimum; the factor 4 (two

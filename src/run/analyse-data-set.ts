@@ -1,4 +1,4 @@
-import { computeBounds, type SeparatorBounds } from "../bounds/convergence-bounds.js";
+import { computeBoundsWithDots, type SeparatorBounds } from "../bounds/convergence-bounds.js";
 import { freundSchapireAlong, type FreundSchapire } from "../bounds/freund-schapire.js";
 import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
@@ -96,9 +96,12 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const orderStream = () => (options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined);
   const perceptron = runPerceptron(learner, { ...training, random: orderStream() });
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
-  const bounds = (separator: Float64Array) => computeBounds(learner, separator, options.eta, initialWeights);
+  const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots);
   const planted = plantedSeparator(data, options.bias);
-  const plantedBounds = planted === null ? null : bounds(planted);
+  // The planted separator's plain pass over the rows, once for its margin and its Freund–Schapire search.
+  const plantedDots = planted === null ? undefined : PLANTED_DOTS.view(learner.n);
+  if (planted !== null) rowDots(learner.u, learner.n, learner.dim, planted, plantedDots!);
+  const plantedBounds = planted === null ? null : bounds(planted, plantedDots);
   // A vector known to separate keeps the solver from calling separable data infeasible where it fails
   // numerically (three-point with c = 1e10: the perceptron stops at maxEpochs, quadprog gives up).
   const known = perceptron.converged ? perceptron.weights : planted !== null && plantedBounds!.margin > 0 ? planted : undefined;
@@ -127,7 +130,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const withOptimal = analysis.optimal !== false && learner.n * learner.dim * learner.dim <= TIGHTEST_LIMIT;
   const freundSchapire = zeroInit
     ? {
-        planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs),
+        planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs, plantedDots),
         tightest: withOptimal ? tightestFreundSchapire(learner, perceptron.epochs, [planted, maxMargin?.separator ?? null]) : null,
       }
     : null;
@@ -175,3 +178,5 @@ function wrongSideOf(data: DataSet): number | null {
 
 /** This thread's scratch of wrongSideOf. */
 const SIDE_DOTS = new ScratchArray();
+/** This thread's scratch of analyseDataSet: the planted separator's dots, ŵ*·u_i. */
+const PLANTED_DOTS = new ScratchArray();
