@@ -96,9 +96,9 @@ export function freundSchapireAlong(data: LearnerData, separator: ArrayLike<numb
   if (!(norm2 > 0) || !Number.isFinite(norm2)) return { bound: freundSchapireBound(data, w, epochs), w };
   const scale = 1 / Math.sqrt(norm2);
   const m = MARGINS.of(n);
+  const plain = dots ?? m;
   if (dots === undefined) rowDots(u, n, dim, separator, m);
-  else for (let i = 0; i < n; i++) m[i] = dots[i]!;
-  for (let i = 0; i < n; i++) m[i] = m[i]! * scale;
+  for (let i = 0; i < n; i++) m[i] = plain[i]! * scale;
   const best = bestScale(m, n, Math.sqrt(data.radiusSquared), epochs);
   if (best > 0) {
     const t = best * scale;

@@ -206,25 +206,26 @@ export class ResidentArrays {
 /**
  * A call site's Float64Arrays in the module's memory, laid out one after another from its first free byte
  * (each 16-byte aligned), the memory grown to hold them: views for a call's inputs and outputs, to be
- * passed by their byteOffset. The last call's views are given again while the lengths and the memory's
- * buffer are the same (a small run's ~20 new views cost ~1.5 µs and their garbage). Valid until the next
- * call that lays out arrays or grows the memory; null where they do not fit, or while the epochs' arrays
- * are live (inside onEpoch): the caller then runs its TypeScript reference.
+ * passed by their byteOffset. The views of a recent call (the last LAYOUTS_KEPT shapes: rowDots, say,
+ * serves the rows of u and the points x in turn) are given again while the lengths and the memory's buffer
+ * are the same (a small run's ~20 new views cost ~1.5 µs and their garbage). Valid until the next call that
+ * lays out arrays or grows the memory; null where they do not fit, or while the epochs' arrays are live
+ * (inside onEpoch): the caller then runs its TypeScript reference.
  *
  * An array of the call's that is resident (`arrays`, by position: isResident) is given as itself, and
  * nothing is laid out for it: the caller copies in (and out) only where a view is not its own array.
  */
 export class KernelArrays {
-  #buffer: ArrayBuffer | null = null;
-  #start = 0;
-  #lengths: readonly number[] = [];
-  #resident: (ArrayLike<number> | null)[] = [];
-  #views: Float64Array[] = [];
+  /** The recent layouts, the latest first. */
+  readonly #layouts: Layout[] = [];
 
   of(exports: KernelExports, lengths: readonly number[], arrays: readonly (ArrayLike<number> | null)[] = []): Float64Array[] | null {
     if (epochsLive) return null;
     let end = kernelMemoryStart(exports);
-    if (exports.memory.buffer === this.#buffer && end === this.#start && same(lengths, this.#lengths) && this.#sameResident(exports, arrays)) return this.#views;
+    const buffer = exports.memory.buffer;
+    for (const layout of this.#layouts) {
+      if (layout.buffer === buffer && layout.start === end && same(lengths, layout.lengths) && sameResident(exports, arrays, layout)) return layout.views;
+    }
     const resident = lengths.map((length, k) => (k < arrays.length && isResident(exports, arrays[k]!, length) ? arrays[k]! : null));
     const start = end;
     const offsets = lengths.map((length, k) => {
@@ -234,24 +235,34 @@ export class KernelArrays {
       return at;
     });
     if (!reserveKernelMemory(exports.memory, end)) return null;
-    const buffer = exports.memory.buffer;
-    this.#views = offsets.map((at, k) => (at < 0 ? (resident[k] as Float64Array) : new Float64Array(buffer, at, lengths[k]!)));
-    this.#buffer = buffer;
-    this.#start = start;
-    this.#lengths = lengths;
-    this.#resident = resident;
-    return this.#views;
+    const grown = exports.memory.buffer;
+    const views = offsets.map((at, k) => (at < 0 ? (resident[k] as Float64Array) : new Float64Array(grown, at, lengths[k]!)));
+    this.#layouts.unshift({ buffer: grown, start, lengths, resident, views });
+    if (this.#layouts.length > LAYOUTS_KEPT) this.#layouts.pop();
+    return views;
   }
+}
 
-  /** Whether `arrays` are resident where the last call's were, and only there (checked without allocating: a small run makes ~6 calls). */
-  #sameResident(exports: KernelExports, arrays: readonly (ArrayLike<number> | null)[]): boolean {
-    for (let k = 0; k < this.#resident.length; k++) {
-      const array = k < arrays.length ? arrays[k]! : null;
-      const resident = array !== null && isResident(exports, array, this.#lengths[k]!) ? array : null;
-      if (resident !== this.#resident[k]) return false;
-    }
-    return true;
+/** How many shapes of a call site's arrays KernelArrays keeps the views of. */
+const LAYOUTS_KEPT = 4;
+
+/** One layout of KernelArrays: where it was made, for which lengths and resident arrays, and its views. */
+interface Layout {
+  readonly buffer: ArrayBuffer;
+  readonly start: number;
+  readonly lengths: readonly number[];
+  readonly resident: readonly (ArrayLike<number> | null)[];
+  readonly views: Float64Array[];
+}
+
+/** Whether `arrays` are resident where the layout's were, and only there (checked without allocating: a small run makes ~6 calls). */
+function sameResident(exports: KernelExports, arrays: readonly (ArrayLike<number> | null)[], layout: Layout): boolean {
+  for (let k = 0; k < layout.resident.length; k++) {
+    const array = k < arrays.length ? arrays[k]! : null;
+    const resident = array !== null && isResident(exports, array, layout.lengths[k]!) ? array : null;
+    if (resident !== layout.resident[k]) return false;
   }
+  return true;
 }
 
 function same(a: readonly number[], b: readonly number[]): boolean {

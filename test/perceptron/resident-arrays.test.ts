@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rowDots, rowDotsTypeScript } from "../../src/math/row-dots.js";
 import { toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 import { trainPerceptron } from "../../src/perceptron/perceptron.js";
-import { isResident, kernelMemoryBytes, ResidentArrays, rowPassKernel, trainPerceptronWasm, type KernelExports } from "../../src/perceptron/perceptron-wasm.js";
+import { isResident, KernelArrays, kernelMemoryBytes, ResidentArrays, rowPassKernel, trainPerceptronWasm, type KernelExports } from "../../src/perceptron/perceptron-wasm.js";
 import { generatePlanted } from "../../src/generators/planted.js";
 import { createDraws } from "../../src/random/random-draws.js";
 
@@ -100,5 +100,26 @@ describe("ResidentArrays", () => {
     });
     expect(isResident(exports, first!, 64)).toBe(false);
     expect(kept!(64).buffer).not.toBe(exports.memory.buffer);
+  });
+});
+
+describe("KernelArrays", () => {
+  it("gives a recent shape's views again, several shapes in turn, and new ones once the memory has grown", () => {
+    const exports = kernel();
+    const arrays = new KernelArrays();
+    const rows = arrays.of(exports, [30, 3, 10])!;
+    const points = arrays.of(exports, [20, 2, 10])!;
+    expect(arrays.of(exports, [30, 3, 10])).toBe(rows);
+    expect(arrays.of(exports, [20, 2, 10])).toBe(points);
+    // Laid out one after another from the same first free byte, each 16-byte aligned.
+    expect(rows.map((view) => view.byteOffset - rows[0]!.byteOffset)).toEqual([0, 240, 272]);
+    expect(points[0]!.byteOffset).toBe(rows[0]!.byteOffset);
+    // Grown (another call site's large layout): the old views are detached, the shape's new ones are not.
+    new KernelArrays().of(exports, [kernelMemoryBytes() / 8 + 1]);
+    const again = arrays.of(exports, [30, 3, 10])!;
+    // (compared as booleans: vitest's messages would read the detached views)
+    expect(again === rows).toBe(false);
+    expect(rows[0]!.length).toBe(0);
+    expect(again.every((view) => view.buffer === exports.memory.buffer && view.length > 0)).toBe(true);
   });
 });
