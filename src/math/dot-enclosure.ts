@@ -72,8 +72,8 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
  * each row's dot, within γ_{dim}·scale of the exact one (Higham 3.1); only the rows that bound cannot rule
  * out as the minimum (usually one or two; all of them on the Hadamard family's ties) are taken again by
  * dotEnclosure. The plain pass is what the bounds took before they were rounded outward. A caller that has
- * that pass already (w·u_i of every row, as rowDots sums them) gives it as `dots`: they choose the rows
- * taken again, so they must be exactly those.
+ * that pass already (w·u_i of every row, as rowDots sums them) gives it as `given`: those values choose
+ * the rows taken again, so they must be exactly the pass's.
  */
 export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number, given?: ArrayLike<number>): Enclosure {
   if (n === 0) return { lo: NaN, hi: NaN };
