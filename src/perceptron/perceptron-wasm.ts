@@ -79,21 +79,16 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   const { eta, order, maxEpochs } = options;
   const random = checkOptions(data, options);
   const exports = loadKernel();
-  if (exports === null || epochsLive) return null;
+  if (exports === null) return null;
 
-  // Layout: u (n·dim f64) unless it is resident already, ŵ (dim f64), the epoch's order (n i32), from the
-  // first free 16-byte boundary.
-  const resident = isResident(exports, data.u, n * dim);
-  const uAt = resident ? data.u.byteOffset : kernelMemoryStart(exports);
-  const wAt = resident ? kernelMemoryStart(exports) : uAt + n * dim * 8;
-  const orderAt = wAt + dim * 8;
-  const end = orderAt + n * 4;
-  if (!reserveKernelMemory(exports.memory, end)) return null;
-  const buffer = exports.memory.buffer;
-  if (!resident) new Float64Array(buffer, uAt, n * dim).set(data.u);
-  const w = new Float64Array(buffer, wAt, dim);
+  // u (unless resident already: KernelArrays gives it as itself), ŵ, and the epoch's order (n i32, in ⌈n/2⌉
+  // doubles' room); null where they do not fit, or inside a run's onEpoch (whose epochs' arrays are live).
+  const arrays = EPOCH_ARRAYS.of(exports, [n * dim, dim, Math.ceil(n / 2)], [data.u]);
+  if (arrays === null) return null;
+  const [rows, w, orderRoom] = arrays as [Float64Array, Float64Array, Float64Array];
+  if (rows !== data.u) rows.set(data.u);
   w.set(options.initialWeights);
-  const permutation = new Int32Array(buffer, orderAt, n);
+  const permutation = new Int32Array(orderRoom.buffer, orderRoom.byteOffset, n);
   for (let i = 0; i < n; i++) permutation[i] = i;
 
   let updates = 0;
@@ -103,7 +98,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     if (order === "shuffle") shuffleInPlace(permutation, random!);
     // Speculate on 4 points at a time once fewer than 1 in 8 is a mistake, else on 2 (the kernel's note).
     const epochOf = mistakes * 8 < n ? exports.epochQuads : exports.epochPairs;
-    mistakes = epochOf(n, dim, uAt, wAt, orderAt, eta);
+    mistakes = epochOf(n, dim, rows.byteOffset, w.byteOffset, permutation.byteOffset, eta);
     if (mistakes < 0) throw overflowError(updates - mistakes - 1);
     updates += mistakes;
     if (epoch === 1) first = mistakes;
@@ -162,16 +157,16 @@ export function isResident(exports: KernelExports, array: ArrayLike<number>, len
  * nothing may keep them past it.
  */
 export class ResidentArrays {
-  readonly #fallbacks: ScratchArray[];
+  /** The resident views given last, by allocator (given again while their place and length stay). */
   readonly #views: (Float64Array | null)[];
   readonly #resident: Float64Allocator[];
   readonly #scratch: Float64Allocator[];
 
   constructor(count: number) {
-    this.#fallbacks = Array.from({ length: count }, () => new ScratchArray());
-    this.#views = this.#fallbacks.map(() => null);
-    this.#scratch = this.#fallbacks.map((fallback) => fallback.view);
-    this.#resident = this.#fallbacks.map((fallback, k) => (length: number) => this.#allocate(k, length, fallback));
+    const fallbacks = Array.from({ length: count }, () => new ScratchArray());
+    this.#views = fallbacks.map(() => null);
+    this.#scratch = fallbacks.map((fallback) => fallback.view);
+    this.#resident = fallbacks.map((fallback, k) => (length: number) => this.#allocate(k, length, fallback));
   }
 
   /** `body` with one allocator per array; the arrays resident in the module's memory where they can be. */
@@ -242,6 +237,9 @@ export class KernelArrays {
     return views;
   }
 }
+
+/** trainPerceptronWasm's arrays in the module's memory. */
+const EPOCH_ARRAYS = new KernelArrays();
 
 /** How many shapes of a call site's arrays KernelArrays keeps the views of. */
 const LAYOUTS_KEPT = 4;

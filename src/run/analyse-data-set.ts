@@ -99,8 +99,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots);
   const planted = plantedSeparator(data, options.bias);
   // The planted separator's plain pass over the rows, once for its margin and its Freund–Schapire search.
-  const plantedDots = planted === null ? undefined : PLANTED_DOTS.view(learner.n);
-  if (planted !== null) rowDots(learner.u, learner.n, learner.dim, planted, plantedDots!);
+  const plantedDots = planted === null ? undefined : separatorDots(learner, planted);
   const plantedBounds = planted === null ? null : bounds(planted, plantedDots);
   // A vector known to separate keeps the solver from calling separable data infeasible where it fails
   // numerically (three-point with c = 1e10: the perceptron stops at maxEpochs, quadprog gives up).
@@ -178,5 +177,13 @@ function wrongSideOf(data: DataSet): number | null {
 
 /** This thread's scratch of wrongSideOf. */
 const SIDE_DOTS = new ScratchArray();
-/** This thread's scratch of analyseDataSet: the planted separator's dots, ŵ*·u_i. */
-const PLANTED_DOTS = new ScratchArray();
+
+/** ŵ·u_i of every row as rowDots sums them, in this thread's scratch (valid until the next call). */
+function separatorDots({ n, dim, u }: LearnerData, separator: Float64Array): Float64Array {
+  const dots = SEPARATOR_DOTS.view(n);
+  rowDots(u, n, dim, separator, dots);
+  return dots;
+}
+
+/** This thread's scratch of separatorDots. */
+const SEPARATOR_DOTS = new ScratchArray();
