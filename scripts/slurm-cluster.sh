@@ -7,6 +7,7 @@
 # Nothing outside DIR is configured: the daemons use their own ports (16817, 16818), munge socket and key,
 # and a client reaches this cluster only with SLURM_CONF=DIR/slurm.conf (printed by start). No systemd:
 # the daemons run in the foreground (-D), detached from this shell. Exit 3 when Slurm cannot be installed.
+# The Slurm tests run on it with PERCEPTRON_LAB_TEST_SLURM_CONF=DIR/slurm.conf (npm run test:slurm).
 set -euo pipefail
 action="${1:?usage: slurm-cluster.sh start|stop DIR}"
 dir="$(mkdir -p "${2:?usage: slurm-cluster.sh start|stop DIR}" && cd "$2" && pwd)"
@@ -46,7 +47,9 @@ chmod 700 "$dir/munge"
 chmod 600 "$dir/munge/munge.key"
 host="$(hostname -s)"
 node="$(slurmd -C | head -n 1)"
+# The first line marks the file as this script's: test/cluster/slurm-array.slurm.test.ts runs only on such a cluster.
 cat > "$dir/slurm.conf" <<EOF
+# A private test cluster written by perceptron-lab's scripts/slurm-cluster.sh
 ClusterName=perceptronlab
 SlurmctldHost=$host
 SlurmctldPort=16817
@@ -84,9 +87,9 @@ setsid slurmctld -D -i </dev/null >>"$dir/slurmctld.out" 2>&1 &
 echo $! > "$dir/slurmctld.pid"
 setsid slurmd -D </dev/null >>"$dir/slurmd.out" 2>&1 &
 echo $! > "$dir/slurmd.pid"
-for _ in $(seq 150); do
+for _ in $(seq 600); do
   state="$(sinfo --noheader --format=%t 2>/dev/null | head -n 1 || true)"
-  case "$state" in idle|mix|alloc) echo "SLURM_CONF=$SLURM_CONF"; exit 0 ;; esac
+  case "$state" in idle|mix|alloc) echo "PERCEPTRON_LAB_TEST_SLURM_CONF=$SLURM_CONF"; exit 0 ;; esac
   sleep 0.2
 done
 echo "slurm-cluster: the node did not come up (state '${state:-none}'); see $dir/slurmctld.log and $dir/slurmd.log" >&2

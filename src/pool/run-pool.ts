@@ -73,15 +73,16 @@ export class RunPool {
     this.#memoryMb = options.workerMemoryMb ?? null;
     this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
     const extension = extname(fileURLToPath(import.meta.url));
-    // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts, through tsx.
-    const filename = new URL(extension === ".ts" ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
+    const bundle = extension === ".ts" ? testWorkerBundle() : null;
+    // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts through tsx, or its bundle.
+    const filename = bundle ?? new URL(extension === ".ts" ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
     this.#pool = new Piscina({
       filename,
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
-      execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined,
+      execArgv: extension === ".ts" && bundle === null ? typeScriptExecArgv() : undefined,
       workerData: {
         faults: options.faults,
         memoryMb: this.#memoryMb ?? undefined,
@@ -138,6 +139,17 @@ export function timeoutMilliseconds(seconds: number): number {
   const ms = Math.ceil(seconds * 1000);
   if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) throw new RangeError(`a run timeout of ${seconds} s: must be from 0.001 to ${MAX_TIMEOUT_MS / 1000} s`);
   return ms;
+}
+
+/**
+ * Running from the TypeScript sources, the threads load worker.ts through tsx, unless
+ * PERCEPTRON_LAB_TEST_WORKER names a CommonJS bundle of it: the test suite makes one from the same sources
+ * each time it starts (test/global-setup.ts), since a thread starts on ~150 ms of CPU from it and on ~650 ms
+ * through tsx, which the suite's hundreds of pools would spend again and again.
+ */
+function testWorkerBundle(): string | null {
+  const bundle = process.env.PERCEPTRON_LAB_TEST_WORKER;
+  return bundle === undefined || bundle === "" ? null : bundle;
 }
 
 /**

@@ -1,15 +1,19 @@
+import { existsSync } from "node:fs";
 import type { RunSpec } from "../run/run-types.js";
 
 /**
  * Faults a test can plant in the worker, by run index: throw an error, end the worker thread
  * (process.exit in a worker ends only that thread), allocate without bound until the worker's memory
- * limit kills it, or loop for ever. For tests of the pool's fault handling only; a real run has none.
+ * limit kills it, loop for ever, or wait until a file exists (so that a test holds a run in flight for as
+ * long as it needs, however slow the machine, and then lets it finish). For tests of the pool's fault
+ * handling only; a real run has none.
  */
 export interface TestFaults {
   readonly throw?: readonly number[];
   readonly exit?: readonly number[];
   readonly allocate?: readonly number[];
   readonly hang?: readonly number[];
+  readonly wait?: { readonly runs: readonly number[]; readonly until: string };
 }
 
 export function injectFault(faults: TestFaults | undefined, spec: RunSpec): void {
@@ -22,6 +26,10 @@ export function injectFault(faults: TestFaults | undefined, spec: RunSpec): void
     for (;;) hoard.push(new Array<number>(1 << 16).fill(spec.run + 0.5));
   }
   if (faults.hang?.includes(spec.run)) for (;;);
+  if (faults.wait?.runs.includes(spec.run)) {
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (!existsSync(faults.wait.until)) Atomics.wait(pause, 0, 0, 20);
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import fc from "fast-check";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SpillFolder } from "../../src/aggregate/spill-folder.js";
 import { describe, expect, it } from "vitest";
@@ -8,9 +7,9 @@ import { PointAccumulator } from "../../src/aggregate/point-accumulator.js";
 import { DIGEST_WIDTH, digestRows } from "../../src/aggregate/run-digest.js";
 import { CHUNK, ValueColumn } from "../../src/aggregate/value-column.js";
 import { executeRun } from "../../src/run/execute-run.js";
-import { runSpec } from "../helpers.js";
+import { runSpec, temporaryFolder } from "../helpers.js";
 
-const parent = mkdtempSync(join(tmpdir(), "perceptron-lab-spill-test-"));
+const parent = temporaryFolder("perceptron-lab-spill-test-");
 const spill = new SpillFolder(parent, ".spill-");
 const spillFile = () => spill.create();
 /** The spill folder's files (none once the folder is disposed). */

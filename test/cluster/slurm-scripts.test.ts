@@ -82,42 +82,35 @@ describe("Slurm scripts", () => {
 describe("check", () => {
   it("tells complete, running, queued, stopped, missing and foreign shards apart, and reruns only the stopped and missing", async () => {
     const cwd = temporaryFolder();
-    const previous = process.cwd();
-    const experimentFile = resolve("experiments/quick.json");
-    process.chdir(cwd);
-    try {
-      const loaded = loadExperiment(experimentFile, { overrides: ["repeats=1", "optimal=false"] });
-      const job = writeSlurmJob(loaded, { shards: 5, out: "merged" });
-      expect(() => writeSlurmJob(loaded, { shards: 5, out: "merged" })).toThrow(`${job.work} already holds a Slurm job (cluster.json): --overwrite writes its scripts again (the shard folders stay)`);
-      const shard = (index: number, count = 5) => runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", String(index)), shard: { index, count } });
-      await shard(1);
-      await shard(2);
-      const manifest = join(job.work, "shards", "2", "manifest.json");
-      writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"status": "complete"', '"status": "interrupted"'));
-      mkdirSync(join(job.work, "shards", "4"));
-      await runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", "5"), shard: { index: 1, count: 5 } });
-      const states = (queue: ReadonlyMap<number, string> | null) => checkShards(job.work, { queue }).shards.map((s) => `${s.index} ${s.state}`);
-      expect(states(null)).toEqual(["1 complete", "2 stopped", "3 missing", "4 missing", "5 foreign"]);
-      const queued = checkShards(job.work, { queue: new Map([[3, "PENDING"], [2, "RUNNING"]]) });
-      expect(queued.shards.map((s) => `${s.index} ${s.state}`)).toEqual(["1 complete", "2 running", "3 queued", "4 missing", "5 foreign"]);
-      expect(queued.rerun).toEqual([`sbatch --array=4 ${job.layout.shardScript}`]);
-      expect(queued.complete).toBe(false);
-      expect(checkShards(job.work, { queue: null }).rerun).toEqual([`sbatch --array=2-4 ${job.layout.shardScript}`]);
-      expect(checkShards(job.work, { queue: null }).shards[4]!.detail).toBe("holds shard 1/5, not shard 5/5");
-      // A shard of another experiment file is told apart by the file most shards ran, whichever comes first.
-      const first = join(job.work, "shards", "1", "manifest.json");
-      const text = readFileSync(first, "utf8");
-      const hash = (JSON.parse(text) as { experiment: { hash: string } }).experiment.hash;
-      writeFileSync(first, text.replace(hash, "f".repeat(64)));
-      expect(checkShards(job.work, { queue: null }).shards[0]).toMatchObject({ state: "foreign", detail: `ran another experiment file (sha256 ffffffffffff… against ${hash.slice(0, 12)}…)` });
-      writeFileSync(first, text);
+    const loaded = loadExperiment(resolve("experiments/quick.json"), { overrides: ["repeats=1", "optimal=false"] });
+    const job = writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") });
+    expect(() => writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") })).toThrow(`${job.work} already holds a Slurm job (cluster.json): --overwrite writes its scripts again (the shard folders stay)`);
+    const shard = (index: number, count = 5) => runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", String(index)), shard: { index, count } });
+    await shard(1);
+    await shard(2);
+    const manifest = join(job.work, "shards", "2", "manifest.json");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"status": "complete"', '"status": "interrupted"'));
+    mkdirSync(join(job.work, "shards", "4"));
+    await runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", "5"), shard: { index: 1, count: 5 } });
+    const states = (queue: ReadonlyMap<number, string> | null) => checkShards(job.work, { queue }).shards.map((s) => `${s.index} ${s.state}`);
+    expect(states(null)).toEqual(["1 complete", "2 stopped", "3 missing", "4 missing", "5 foreign"]);
+    const queued = checkShards(job.work, { queue: new Map([[3, "PENDING"], [2, "RUNNING"]]) });
+    expect(queued.shards.map((s) => `${s.index} ${s.state}`)).toEqual(["1 complete", "2 running", "3 queued", "4 missing", "5 foreign"]);
+    expect(queued.rerun).toEqual([`sbatch --array=4 ${job.layout.shardScript}`]);
+    expect(queued.complete).toBe(false);
+    expect(checkShards(job.work, { queue: null }).rerun).toEqual([`sbatch --array=2-4 ${job.layout.shardScript}`]);
+    expect(checkShards(job.work, { queue: null }).shards[4]!.detail).toBe("holds shard 1/5, not shard 5/5");
+    // A shard of another experiment file is told apart by the file most shards ran, whichever comes first.
+    const first = join(job.work, "shards", "1", "manifest.json");
+    const text = readFileSync(first, "utf8");
+    const hash = (JSON.parse(text) as { experiment: { hash: string } }).experiment.hash;
+    writeFileSync(first, text.replace(hash, "f".repeat(64)));
+    expect(checkShards(job.work, { queue: null }).shards[0]).toMatchObject({ state: "foreign", detail: `ran another experiment file (sha256 ffffffffffff… against ${hash.slice(0, 12)}…)` });
+    writeFileSync(first, text);
 
-      const cli = spawnSync(process.execPath, [resolve(previous, "dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
-      expect(cli.status).toBe(1);
-      expect(cli.stdout).toContain("1 of 5 shards complete; 1 stopped, 2 missing, 1 foreign\n(squeue did not answer");
-    } finally {
-      process.chdir(previous);
-    }
+    const cli = spawnSync(process.execPath, [resolve("dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
+    expect(cli.status).toBe(1);
+    expect(cli.stdout).toContain("1 of 5 shards complete; 1 stopped, 2 missing, 1 foreign\n(squeue did not answer");
   });
 });
 

@@ -51,8 +51,8 @@ describe("compareResults", () => {
   const baseline = temporaryFolder();
   const few = temporaryFolder();
   const ready = Promise.all([
-    runExperiment(loaded({ name: "base", repeats: 12, grid }), { threads: 2, outDir: baseline }),
-    runExperiment(loaded({ name: "few", repeats: 2, grid }), { threads: 2, outDir: few }),
+    runExperiment(loaded({ name: "base", repeats: 12, grid }), { threads: 1, outDir: baseline }),
+    runExperiment(loaded({ name: "few", repeats: 2, grid }), { threads: 1, outDir: few }),
   ]);
   const rules = [parseFailRule("median:updates:10%")];
 
@@ -96,7 +96,7 @@ describe("compareResults", () => {
   it("reports grid points found on one side only, and a changed experiment", async () => {
     await ready;
     const other = temporaryFolder();
-    await runExperiment(loaded({ name: "other", repeats: 12, grid: { ...grid, d: [2, 7] } }, "f".repeat(64)), { threads: 2, outDir: other });
+    await runExperiment(loaded({ name: "other", repeats: 12, grid: { ...grid, d: [2, 7] } }, "f".repeat(64)), { threads: 1, outDir: other });
     const report = compareResults(baseline, other, rules);
     expect(report).toMatchObject({ matchedPoints: 2, experimentChanged: true, result: "regression" });
     expect(report.failures).toEqual(["2 grid points of the baseline missing from the current folder", "2 grid points new in the current folder"]);
@@ -112,7 +112,7 @@ describe("compareResults", () => {
   it("fails when no grid point matched, unless accepted", async () => {
     await ready;
     const other = temporaryFolder();
-    await runExperiment(loaded({ name: "disjoint", repeats: 2, grid: { ...grid, n: 30 } }, "a".repeat(64)), { threads: 2, outDir: other });
+    await runExperiment(loaded({ name: "disjoint", repeats: 2, grid: { ...grid, n: 30 } }, "a".repeat(64)), { threads: 1, outDir: other });
     const report = compareResults(baseline, other, rules);
     expect(report).toMatchObject({ result: "regression", matchedPoints: 0, outcomes: [] });
     expect(report.failures[0]).toBe("no grid point in common: nothing was compared");

@@ -85,7 +85,7 @@ describe("the recipes in docs/", () => {
     chmodSync(npx, 0o755);
     const summary = join(folder, "summary.md");
     // GitHub runs `run:` scripts with `bash -e {0}`.
-    const result = spawnSync("bash", ["-e", "-c", step.script], { cwd: folder, encoding: "utf8", env: { ...process.env, PATH: `${folder}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary } });
+    const result = spawnSync("bash", ["-e", "-c", step.script], { cwd: folder, encoding: "utf8", env: { ...process.env, PATH: `${folder}:${process.env.PATH}`, GITHUB_STEP_SUMMARY: summary }, timeout: 300_000, killSignal: "SIGKILL" });
     expect(result.status).toBe(1);
     expect(readFileSync(summary, "utf8")).toBe("### perceptron-lab compare: REGRESSION\n");
   });

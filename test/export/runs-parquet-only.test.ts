@@ -33,7 +33,7 @@ const manifestOf = (folder: string) => JSON.parse(readFileSync(join(folder, "man
 describe("runs.parquet read back (RunsParquetReader)", () => {
   it("gives every row as its runs.jsonl record, line for line, in groups of any size; hyparquet's own reader agrees", async () => {
     const folder = temporaryFolder();
-    await runExperiment(rich, { threads: 2, outDir: folder });
+    await runExperiment(rich, { threads: 1, outDir: folder });
     const lines = jsonlLines(folder);
     for (const group of [WHOLE_ROW_GROUP, 7, 1]) {
       const digest = writeRunsParquet(folder, group);
@@ -70,7 +70,7 @@ describe("run --parquet-only", () => {
   it("keeps runs.parquet alone; report, compare, readResultFolder and rerun read it as they read runs.jsonl", async () => {
     const text = temporaryFolder();
     const only = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: text, parquet: true });
+    await runExperiment(loaded, { threads: 1, outDir: text, parquet: true });
     await runExperiment(loaded, { threads: 1, outDir: only, parquetOnly: true });
     expect(readdirSync(only).sort()).toEqual(["manifest.json", "runs.parquet", "summary.csv", "summary.json"]);
     for (const file of ["runs.parquet", "summary.csv", "summary.json"]) expect(read(only, file).equals(read(text, file))).toBe(true);
@@ -96,7 +96,7 @@ describe("run --parquet-only", () => {
 
   it("refuses a runs.parquet changed after it was written, in every reader", async () => {
     const folder = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: folder, parquetOnly: true });
+    await runExperiment(loaded, { threads: 1, outDir: folder, parquetOnly: true });
     const path = join(folder, "runs.parquet");
     const good = read(folder, "runs.parquet");
     const flipped = Buffer.from(good);
@@ -112,14 +112,14 @@ describe("run --parquet-only", () => {
 
   it("resumes: a kill after the manifest leaves runs.jsonl, taken away on resume; a changed sweep reuses the parquet's rows", async () => {
     const fresh = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: fresh, parquetOnly: true });
+    await runExperiment(loaded, { threads: 1, outDir: fresh, parquetOnly: true });
     // The state a kill between the complete manifest and the removal of runs.jsonl leaves.
     const killed = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: killed, parquet: true });
+    await runExperiment(loaded, { threads: 1, outDir: killed, parquet: true });
     rmSync(join(killed, "runs.csv"));
     const manifest = manifestOf(killed);
     writeFileSync(join(killed, "manifest.json"), JSON.stringify({ ...manifest, options: { ...(manifest.options as object), parquetOnly: true } }));
-    const again = await runExperiment(loaded, { threads: 2, outDir: killed, resume: true });
+    const again = await runExperiment(loaded, { threads: 1, outDir: killed, resume: true });
     expect(again.outcome).toBe("already-complete");
     expect(existsSync(join(killed, "runs.jsonl"))).toBe(false);
     expect(read(killed, "runs.parquet").equals(read(fresh, "runs.parquet"))).toBe(true);
@@ -128,17 +128,17 @@ describe("run --parquet-only", () => {
     const more = experiment(5);
     const grown = temporaryFolder();
     cpSync(fresh, grown, { recursive: true });
-    const report = await runExperiment(more, { threads: 2, outDir: grown, resume: true, force: true });
+    const report = await runExperiment(more, { threads: 1, outDir: grown, resume: true, force: true });
     expect(report.counts.reused).toBeGreaterThan(0);
     const direct = temporaryFolder();
-    await runExperiment(more, { threads: 2, outDir: direct, parquetOnly: true });
+    await runExperiment(more, { threads: 1, outDir: direct, parquetOnly: true });
     expect(readdirSync(grown).sort()).toEqual(["manifest.json", "runs.parquet", "summary.csv", "summary.json"]);
     for (const file of ["runs.parquet", "summary.csv", "summary.json"]) expect(read(grown, file).equals(read(direct, file))).toBe(true);
 
     // A complete text folder asked for --parquet-only: runs.parquet written and recorded, the text tables go.
     const converted = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: converted });
-    await runExperiment(loaded, { threads: 2, outDir: converted, resume: true, parquetOnly: true });
+    await runExperiment(loaded, { threads: 1, outDir: converted });
+    await runExperiment(loaded, { threads: 1, outDir: converted, resume: true, parquetOnly: true });
     expect(readdirSync(converted).sort()).toEqual(["manifest.json", "runs.parquet", "summary.csv", "summary.json"]);
     expect(read(converted, "runs.parquet").equals(read(fresh, "runs.parquet"))).toBe(true);
     expect([...readResultFolder(converted).runs()]).toEqual([...readResultFolder(fresh).runs()]);
@@ -149,8 +149,8 @@ describe("merge of runs.parquet shards", () => {
   it("gives the tables of the whole sweep, from parquet-only shards, text shards or both", async () => {
     const whole = temporaryFolder();
     const wholeOnly = temporaryFolder();
-    await runExperiment(loaded, { threads: 2, outDir: whole, parquet: true });
-    await runExperiment(loaded, { threads: 2, outDir: wholeOnly, parquetOnly: true });
+    await runExperiment(loaded, { threads: 1, outDir: whole, parquet: true });
+    await runExperiment(loaded, { threads: 1, outDir: wholeOnly, parquetOnly: true });
     const folder = temporaryFolder();
     const shards = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
     for (const [k, dir] of shards.entries()) await runExperiment(loaded, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 }, parquetOnly: true });

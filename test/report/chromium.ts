@@ -3,10 +3,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryFolder } from "../helpers.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** .ci/run installs Debian's chromium and sets REQUIRE_CHROMIUM: there the browser tests must run. */
+/**
+ * Debian's chromium, found on PATH (so that .ci/run's stand-in, which records being called, catches a fast-tier
+ * test that would start it). .ci/run installs it and sets REQUIRE_CHROMIUM: there the browser tests must run.
+ */
+const CHROMIUM = (process.env.PATH ?? "").split(":").map((folder) => join(folder, "chromium")).find((path) => existsSync(path)) ?? "chromium";
 export const haveChromium = existsSync(CHROMIUM);
-if (process.env.REQUIRE_CHROMIUM && !haveChromium) throw new Error(`REQUIRE_CHROMIUM is set but ${CHROMIUM} is missing`);
+if (process.env.REQUIRE_CHROMIUM && !haveChromium) throw new Error("REQUIRE_CHROMIUM is set but there is no chromium on PATH");
+if (!haveChromium) console.warn("Skipping the tests that open the report in a browser: no chromium on PATH (apt-get install chromium; .ci/run installs it)");
 
 function flags(): string[] {
   const profile = temporaryFolder("chromium-");
@@ -15,14 +19,14 @@ function flags(): string[] {
 
 /** The page as headless Chromium laid it out (its DOM), and what it logged: console errors show there. */
 export function chromiumDom(page: string): { status: number | null; dom: string; log: string } {
-  const result = spawnSync(CHROMIUM, [...flags(), "--enable-logging=stderr", "--v=0", "--dump-dom", `file://${page}`], { encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(CHROMIUM, [...flags(), "--enable-logging=stderr", "--v=0", "--dump-dom", `file://${page}`], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
   return { status: result.status, dom: result.stdout, log: result.stderr };
 }
 
 /** A screenshot of the page, `width` px wide, into `folder`: its path, or null when Chromium failed. */
 export function chromiumScreenshot(page: string, folder: string, name: string, width = 1250, height = 2000): string | null {
   const png = join(folder, `${name}.png`);
-  const shot = spawnSync(CHROMIUM, [...flags(), "--hide-scrollbars", `--window-size=${width},${height}`, `--screenshot=${png}`, `file://${page}`], { timeout: 60_000 });
+  const shot = spawnSync(CHROMIUM, [...flags(), "--hide-scrollbars", `--window-size=${width},${height}`, `--screenshot=${png}`, `file://${page}`], { timeout: 300_000, killSignal: "SIGKILL" });
   return shot.status === 0 && existsSync(png) ? png : null;
 }
 

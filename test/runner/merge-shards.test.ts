@@ -20,7 +20,8 @@ function loaded(source: Record<string, unknown>, hash: string): LoadedExperiment
   return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
 }
 
-const source = { name: "shards", repeats: 5, grid: [{ n: [20, 80], d: [2, 10], margin: [0.02, 0.1, 0.3], order: ["cyclic", "shuffle"] }, { generator: "hadamard", n: [8, 64] }] };
+// Without the max-margin separator (the golden tables hold its columns): these tests are of files and folders.
+const source = { name: "shards", repeats: 5, optimal: false, grid: [{ n: [20, 80], d: [2, 10], margin: [0.02, 0.1, 0.3], order: ["cyclic", "shuffle"] }, { generator: "hadamard", n: [8, 64] }] };
 const sweep = loaded(source, "c".repeat(64));
 
 describe("shards", () => {
@@ -147,7 +148,7 @@ describe("shards", () => {
     }
     const out = join(folder, "merged");
     const script = `ulimit -n 128 && exec "$0" "$@"`;
-    const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/main.js"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8" });
+    const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/main.js"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(tables(out)).toEqual(tables(full));

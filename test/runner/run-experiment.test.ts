@@ -13,12 +13,12 @@ function loaded(source: Record<string, unknown>): LoadedExperiment {
   return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "0".repeat(64) };
 }
 
-// 2^7 = 128 planted points and 4 structured ones (orthonormal without bias, hadamard with), 4 repeats:
-// 528 runs.
+// 2^7 = 128 planted points and 4 structured ones (orthonormal without bias, hadamard with), 2 repeats:
+// 264 runs.
 const sweep = loaded({
   name: "determinism",
   seed: 7,
-  repeats: 4,
+  repeats: 2,
   grid: [
     { n: [30, 60], d: [2, 8], margin: [0.05, 0.2], offset: [0, 0.2], eta: [0.5, 2], init: ["zero", "uniform:1"], order: ["cyclic", "shuffle"] },
     { generator: ["orthonormal", "hadamard"], n: [4, 16], bias: [true, false] },
@@ -31,7 +31,7 @@ describe("runExperiment", () => {
     for (const [threads, maxRuns] of [[1, undefined], [2, undefined], [8, 3], [2, 1]] as const) {
       const outDir = temporaryFolder();
       const report = await runExperiment(sweep, { threads, outDir, ...(maxRuns ? { batch: { maxRuns } } : {}) });
-      expect(report.counts).toMatchObject({ runs: 528, errors: 0, violatingRuns: 0 });
+      expect(report.counts).toMatchObject({ runs: 264, errors: 0, violatingRuns: 0 });
       outputs.push(Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(outDir, file), "utf8")])));
     }
     for (const output of outputs.slice(1)) expect(output).toEqual(outputs[0]);
@@ -52,19 +52,19 @@ describe("runExperiment", () => {
     const report = await runExperiment(sweep, { threads: 2, outDir });
     const peakAfter = process.resourceUsage().maxRSS / 1024;
     const runs = readFileSync(join(outDir, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line));
-    expect(runs.map((row) => row.run)).toEqual([...Array(528).keys()]);
+    expect(runs.map((row) => row.run)).toEqual([...Array(264).keys()]);
     const summary = JSON.parse(readFileSync(join(outDir, "summary.json"), "utf8"));
     expect(summary).toHaveLength(report.counts.points);
     expect(summary.map((row: { point: number }) => row.point)).toEqual([...Array(report.counts.points).keys()]);
     expect(readFileSync(join(outDir, "summary.csv"), "utf8").trimEnd().split("\n")).toHaveLength(report.counts.points + 1);
-    expect(readFileSync(join(outDir, "runs.csv"), "utf8").trimEnd().split("\n")).toHaveLength(529);
+    expect(readFileSync(join(outDir, "runs.csv"), "utf8").trimEnd().split("\n")).toHaveLength(265);
 
     const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8"));
     expect(manifest.tool).toMatchObject({ name: "perceptron-lab", node: process.version });
     expect(manifest.experiment).toMatchObject({ path: "inline.json", name: "determinism", hash: "0".repeat(64) });
     expect(manifest.options.threads).toBe(2);
-    // The default batches: at most 256 runs, and at least 16 a thread (528 runs on 2 threads: 17 runs).
-    expect(manifest.options.batch).toEqual({ targetCost: DEFAULT_BATCH_OPTIONS.targetCost, maxRuns: Math.ceil(528 / (2 * BATCHES_PER_THREAD)) });
+    // The default batches: at most 256 runs, and at least 16 a thread (264 runs on 2 threads: 9 runs).
+    expect(manifest.options.batch).toEqual({ targetCost: DEFAULT_BATCH_OPTIONS.targetCost, maxRuns: Math.ceil(264 / (2 * BATCHES_PER_THREAD)) });
     expect(BATCHES_PER_THREAD).toBe(16);
     expect(manifest.counts).toEqual(report.counts);
     expect(manifest.skipped).toEqual(report.skipped);

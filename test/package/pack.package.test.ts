@@ -10,7 +10,7 @@ import { temporaryFolder } from "../helpers.js";
  * JavaScript, type-checked from TypeScript, and its command line run from there.
  */
 const root = resolve(".");
-const run = (command: string, args: readonly string[], cwd: string) => spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } });
+const run = (command: string, args: readonly string[], cwd: string) => spawnSync(command, args, { cwd, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } });
 
 const USE = `
 import { experimentFromObject, runExperiment, readResultFolder, fitDataSet, parseDataCsv, parseInit } from "perceptron-lab";

@@ -18,7 +18,7 @@ const ENTRY_POINTS = {
 } as const;
 
 function cli(args: readonly string[], entry: keyof typeof ENTRY_POINTS = "compiled", env: NodeJS.ProcessEnv = {}, input = "") {
-  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true", ...env }, input });
+  const result = spawnSync(process.execPath, [...ENTRY_POINTS[entry], ...args], { encoding: "utf8", env: { ...process.env, CI: "true", PERCEPTRON_LAB_TEST_WORKER: undefined, ...env }, input, timeout: 300_000, killSignal: "SIGKILL" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

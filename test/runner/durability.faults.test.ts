@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { finished, killGroup, spawnInGroup, waitUntil } from "../child-processes.js";
 import { temporaryFolder } from "../helpers.js";
 
 /**
@@ -23,20 +24,13 @@ interface Result {
 }
 
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Result {
-  const result = spawnSync(process.execPath, [join(process.cwd(), "dist/cli/main.js"), ...args], { encoding: "utf8", env: { ...process.env, ...env }, cwd });
+  const result = spawnSync(process.execPath, [join(process.cwd(), "dist/cli/main.js"), ...args], { encoding: "utf8", env: { ...process.env, ...env }, cwd, timeout: 300_000, killSignal: "SIGKILL" });
   return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The same, without blocking the test process, so that several run side by side. */
 function cliAsync(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli/main.js", ...args], { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return finished(spawnInGroup(process.execPath, ["dist/cli/main.js", ...args], { env: { ...process.env, ...env } }));
 }
 
 /** Runs `jobs` four at a time. */
@@ -60,12 +54,6 @@ const reference = join(folder, "reference");
 const referenceRun = cli(["run", experiment, "--out", reference, "--quiet", "--no-report", "--threads", "1"]);
 const run = (out: string, ...more: string[]) => ["run", experiment, "--out", out, "--quiet", "--no-report", "--threads", "1", ...more];
 
-/**
- * The loops below start ~40 pairs of CLI processes each (a kill or a fault at every file operation, then a
- * resume): 48-60 s alone on this 2-core machine, more beside other test files. The default 60 s was flaky.
- */
-const LOOP_TIMEOUT = 240_000;
-
 describe("kills aimed at every file operation", () => {
   it("leave a folder that a plain --resume completes to the uninterrupted tables (a fresh run)", async () => {
     expect(referenceRun.code).toBe(0);
@@ -83,7 +71,7 @@ describe("kills aimed at every file operation", () => {
       }),
     );
     expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
-  }, LOOP_TIMEOUT);
+  });
 
   it("leave a folder that a plain --resume completes, when the kill hits a resume (records gathered, renamed, rewritten)", async () => {
     // An interrupted folder: killed as its first table write is synced.
@@ -111,7 +99,7 @@ describe("kills aimed at every file operation", () => {
       }),
     );
     expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
-  }, LOOP_TIMEOUT);
+  });
 });
 
 describe("a write that fails", () => {
@@ -144,7 +132,7 @@ describe("a write that fails", () => {
     expect(outcomes.filter((o) => !o.message || o.wronglyComplete || !o.same)).toEqual([]);
     const hint = outcomes.find((o) => o.path.endsWith("runs.csv"))!.stderr;
     expect(hint).toContain(`What was written is kept: once this is fixed, perceptron-lab run ${experiment} --out ${join(folder, "fail-ENOSPC-")}`);
-  }, LOOP_TIMEOUT);
+  });
 
   it("on a real full disk (a 640 KiB tmpfs, as root), then with space freed", () => {
     if (process.getuid?.() !== 0 || spawnSync("mount", ["--version"]).status !== 0) {
@@ -182,15 +170,14 @@ describe("one writer at a time", () => {
     const slow = join(folder, "slow.json");
     writeFileSync(slow, JSON.stringify({ name: "slow", repeats: 12, grid: { n: 1000, d: 20, margin: [0.005, 0.01], offset: [0, 0.2] } }));
     // The first writer hangs on a planted fault (run 12) while holding the lock.
-    const first = spawn(process.execPath, ["dist/cli/main.js", "run", slow, "--out", out, "--quiet", "--no-report"], {
+    const first = spawnInGroup(process.execPath, ["dist/cli/main.js", "run", slow, "--out", out, "--quiet", "--no-report"], {
       env: { ...process.env, PERCEPTRON_LAB_TEST_FAULTS: JSON.stringify({ hang: [12] }) },
     });
-    for (let waited = 0; !existsSync(join(out, "runs.csv")) && waited < 30_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => existsSync(join(out, "runs.csv")), first);
     const second = cli(["run", slow, "--out", out, "--overwrite", "--quiet"]);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^Error: ${out} is being written by another perceptron-lab \\(run, pid ${first.pid} on \\S+, since \\S+\\): wait for it to finish, or stop it\\n$`));
-    first.kill("SIGKILL");
-    await new Promise((resolve) => first.on("close", resolve));
+    await killGroup(first);
     const resumed = cli(["run", slow, "--out", out, "--resume", "--no-report"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`note: ${out}: took over the lock of run, pid ${first.pid} on`);

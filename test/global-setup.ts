@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { join, resolve } from "node:path";
+import { buildSync } from "esbuild";
+
+/**
+ * Runs once around a whole vitest invocation (every tier): the tests leave nothing behind, or the run fails.
+ * - Every temporary file or folder a test or a process it started makes lands in one private TMPDIR, which
+ *   must be empty at the end: what is left is named, removed, and fails the run. (tsx's cache of compiled
+ *   modules, which the TypeScript worker threads read, stays where it was, through a link.)
+ * - Every process a test starts inherits PERCEPTRON_LAB_TEST_SESSION: one still alive at the end (a child a
+ *   test forgot, or one a timed-out test could not stop) is named, killed with its process group, and fails
+ *   the run. vitest's own workers (this process's children) are not counted.
+ * And it bundles the pool's worker from the sources, for the pools the tests start from them (see
+ * testWorkerBundle in src/pool/run-pool.ts): fresh from the sources each time, so never stale.
+ */
+const SESSION_VARIABLE = "PERCEPTRON_LAB_TEST_SESSION";
+
+export default function setup(): () => void {
+  const session = randomBytes(8).toString("hex");
+  const outerTmp = tmpdir();
+  const privateTmp = mkdtempSync(join(outerTmp, "perceptron-lab-tests-"));
+  const tsxCache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
+  mkdirSync(join(outerTmp, tsxCache), { recursive: true });
+  symlinkSync(join(outerTmp, tsxCache), join(privateTmp, tsxCache));
+  process.env[SESSION_VARIABLE] = session;
+  process.env.TMPDIR = privateTmp;
+  const worker = bundleWorker(privateTmp);
+  process.env.PERCEPTRON_LAB_TEST_WORKER = worker;
+  return () => {
+    rmSync(worker, { force: true });
+    const problems: string[] = [];
+    const survivors = processesOfSession(session);
+    for (const { pid, command } of survivors) {
+      problems.push(`process ${pid} (${command}) was still running`);
+      kill(pid);
+    }
+    const left = readdirSync(privateTmp).filter((name) => name !== tsxCache);
+    if (left.length > 0) problems.push(`temporary files left in TMPDIR: ${left.slice(0, 10).join(", ")}${left.length > 10 ? ` and ${left.length - 10} more` : ""}`);
+    rmSync(privateTmp, { recursive: true, force: true });
+    process.env.TMPDIR = outerTmp;
+    if (problems.length > 0) throw new Error(`The tests left things behind (removed now):\n- ${problems.join("\n- ")}`);
+  };
+}
+
+/**
+ * src/pool/worker.ts and what it imports, as one CommonJS file (see worker-entry.cts for why CommonJS), its
+ * dependencies left to node_modules. It lies two folders below the repository, as the sources do, so that
+ * the paths they resolve from their own location (the WebAssembly kernel's, dist/wasm) stay right.
+ */
+function bundleWorker(tmp: string): string {
+  const outfile = resolve("node_modules", ".perceptron-lab-test-worker", `worker-${tmp.slice(-6)}.cjs`);
+  buildSync({
+    entryPoints: [resolve("src/pool/worker.ts")],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+    define: { "import.meta.url": "__workerBundleUrl" },
+    banner: { js: 'const __workerBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  return outfile;
+}
+
+/** The processes other than this one whose environment holds this session's marker (Linux's /proc; none elsewhere). */
+function processesOfSession(session: string): { pid: number; command: string }[] {
+  const marker = `${SESSION_VARIABLE}=${session}\0`;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (!`${readFileSync(`/proc/${pid}/environ`, "latin1")}\0`.includes(marker)) continue;
+      // The fields after the command's name (in parentheses, which may hold anything): state, then the parent.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) continue;
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+      // A zombie (ended, not yet reaped by its parent) has an empty command line and runs nothing.
+      if (command !== "") found.push({ pid, command: command.length > 160 ? `${command.slice(0, 160)}…` : command });
+    } catch {
+      // Ended meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** SIGKILL to the process's group where it leads one, else to the process. */
+function kill(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
