@@ -17,7 +17,31 @@ import { buildSync } from "esbuild";
  */
 const SESSION_VARIABLE = "PERCEPTRON_LAB_TEST_SESSION";
 
+interface Session {
+  /** The projects (tiers) of this vitest invocation that have started and not yet ended. */
+  users: number;
+  readonly teardown: () => void;
+}
+
+/**
+ * vitest calls a global setup once for each project (tier) of an invocation, before any test, and their
+ * teardowns once all of them have ended: the first call sets the session up and the last teardown checks and
+ * removes it, so that no tier's setup moves the TMPDIR or the session under another's tests.
+ */
+const SESSION_KEY = Symbol.for("perceptron-lab.test-session");
+const shared = globalThis as typeof globalThis & { [SESSION_KEY]?: Session };
+
 export default function setup(): () => void {
+  const session = (shared[SESSION_KEY] ??= { users: 0, teardown: startSession() });
+  session.users++;
+  return () => {
+    if (--session.users > 0) return;
+    delete shared[SESSION_KEY];
+    session.teardown();
+  };
+}
+
+function startSession(): () => void {
   const session = randomBytes(8).toString("hex");
   const outerTmp = tmpdir();
   const privateTmp = mkdtempSync(join(outerTmp, "perceptron-lab-tests-"));
@@ -40,7 +64,13 @@ export default function setup(): () => void {
     if (left.length > 0) problems.push(`temporary files left in TMPDIR: ${left.slice(0, 10).join(", ")}${left.length > 10 ? ` and ${left.length - 10} more` : ""}`);
     rmSync(privateTmp, { recursive: true, force: true });
     process.env.TMPDIR = outerTmp;
-    if (problems.length > 0) throw new Error(`The tests left things behind (removed now):\n- ${problems.join("\n- ")}`);
+    delete process.env[SESSION_VARIABLE];
+    delete process.env.PERCEPTRON_LAB_TEST_WORKER;
+    if (problems.length > 0) {
+      // vitest reports an error thrown here but keeps its exit code: set it, so that the run fails.
+      process.exitCode = 1;
+      throw new Error(`The tests left things behind (removed now):\n- ${problems.join("\n- ")}`);
+    }
   };
 }
 
@@ -81,10 +111,12 @@ function processesOfSession(session: string): { pid: number; command: string }[]
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
       if (!`${readFileSync(`/proc/${pid}/environ`, "latin1")}\0`.includes(marker)) continue;
-      // The fields after the command's name (in parentheses, which may hold anything): state, then the parent.
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) continue;
       const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+      // vitest's own worker processes (forks) and the esbuild service that vite keeps, children of this one,
+      // end after this teardown.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]); // after the name: state, parent
+      if (parent === process.pid && /node_modules\/vitest\/|esbuild --service=/.test(command)) continue;
       // A zombie (ended, not yet reaped by its parent) has an empty command line and runs nothing.
       if (command !== "") found.push({ pid, command: command.length > 160 ? `${command.slice(0, 160)}…` : command });
     } catch {
