@@ -11,7 +11,7 @@
  *             (scripts/reference-kernel.c) compiled with gcc -O3 and with -O3 -march=native -ffast-math,
  *             on the same data (cReference).
  * generation  random values per second of the planted generator (n·d per data set), and standard normals
- *             per second filling an array of 2^20, for each data version (THEORY.md, "Data versions").
+ *             per second filling an array of 2^20, for each data version (docs/theory.md, "Data versions").
  * stages      where a small run's time goes (n = 100, d = 10, margin 0.1, from ŵ(0) = 0, no max-margin):
  *             microseconds a run in each step of executeRun, each timed around its own call on one warm
  *             thread, 20 000 runs after as many of warm-up: the data (its stream and the planted generator),

@@ -1,8 +1,8 @@
 /**
  * perceptron-lab as a library: what the command line does, for scripts and notebooks. Every function
  * throws typed errors (InputError for a mistake in what it was given, WriteError for a write the system
- * refused) and never exits the process. The mathematics is THEORY.md's; the tables and their columns are
- * the README's.
+ * refused) and never exits the process. The mathematics is docs/theory.md's; the tables and their columns are
+ * docs/outputs.md's.
  *
  * ```js
  * import { experimentFromObject, runExperiment, readResultFolder } from "perceptron-lab";

@@ -5,7 +5,7 @@ import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "tightestHuRatio", "tightestOptimisedRatio", "bestRatio"] as const;
 export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "tightestHuBound", "tightestOptimisedBound", "bestBound"] as const;
 /**
- * Statistics over every run that did not fail, converged or not (THEORY.md, "Beyond separable data": the
+ * Statistics over every run that did not fail, converged or not (docs/theory.md, "Beyond separable data": the
  * Freund–Schapire bound holds at any epoch count). `mistakes` is the updates column of all those runs.
  */
 export const EVERY_RUN_COLUMNS = [

@@ -4,7 +4,7 @@ import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp, TINY, UNIT } from "../mat
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { separatorMargin } from "./separator-margin.js";
 
-/** The bounds of THEORY.md on the number of updates k; null where a bound does not apply. */
+/** The bounds of docs/theory.md on the number of updates k; null where a bound does not apply. */
 export interface BoundSet {
   /** (R/γ)², a bound only for ŵ(0) = 0. */
   readonly novikoff: number | null;
@@ -12,7 +12,7 @@ export interface BoundSet {
   readonly snapp: number | null;
   /** Hu's D² with D = ‖ŵ(0)/η − a_H ŵ*‖. */
   readonly hu: number | null;
-  /** N(v), the minimum over a of Hu's argument (THEORY.md, bound 4). */
+  /** N(v), the minimum over a of Hu's argument (docs/theory.md, bound 4). */
   readonly optimised: number | null;
   /** The smallest of the bounds that apply. */
   readonly best: number | null;
@@ -30,14 +30,14 @@ export interface SeparatorBounds {
 const NO_BOUNDS: BoundSet = { novikoff: null, snapp: null, hu: null, optimised: null, best: null };
 
 /**
- * Every bound of THEORY.md for the separator ŵ (any positive scale) and a run with increment η from ŵ(0).
+ * Every bound of docs/theory.md for the separator ŵ (any positive scale) and a run with increment η from ŵ(0).
  *
  * Each formula is rewritten with a = min_i ŵ·u_i and S = ‖ŵ‖² of the unnormalised ŵ, so that no square
  * root is taken (γ = a/√S, ŵ* = ŵ/√S): the structured families' integer data then give their exact
  * bounds (n, not n·(1 ± ε)). With v = ŵ(0)/η (every bound depends on η and ŵ(0) only through v) and
  * M = R²:
  *  1. Novikoff (R/γ)² = M S / a², for ŵ(0) = 0 only.
- *  2. Snapp k_max = (ηM − μ)‖ŵ‖²/(η a²) with μ = 2 min_i ŵ(0)·u_i: this is THEORY.md's formula as it
+ *  2. Snapp k_max = (ηM − μ)‖ŵ‖²/(η a²) with μ = 2 min_i ŵ(0)·u_i: this is docs/theory.md's formula as it
  *     stands (it takes ŵ* unnormalised); = (M − 2 min_i v·u_i) S / a², clamped at 0 (μ > 0: ŵ(0)
  *     already separates and k = 0).
  *  3. Hu D² = ‖v − a_H ŵ*‖², a_H = (M + 1)/(2γ); a_H ŵ* = c ŵ with c = (M + 1)/(2a). Summed
@@ -82,7 +82,7 @@ export function computeBoundsWithDots(
   const novikoff = zeroInit ? upperBound(m) : null;
   const c = div(add(m, point(1)), mul(point(2), a));
   if (zeroInit) {
-    // From ŵ(0) = 0 (v = 0): Snapp's k_max and N(0) are (R/γ)² (THEORY.md, bounds 2 and 4), Hu's D² is
+    // From ŵ(0) = 0 (v = 0): Snapp's k_max and N(0) are (R/γ)² (docs/theory.md, bounds 2 and 4), Hu's D² is
     // ‖c ŵ‖² = c² S. Each from its own upper ends, no pass over the components.
     const hu = mulUp(square(c).hi, s.hi);
     return { margin, bounds: { novikoff, snapp: novikoff, hu, optimised: novikoff, best: Math.min(novikoff!, hu) } };

@@ -8,7 +8,7 @@ import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { smallFloat64Array } from "../math/small-arrays.js";
 
 /**
- * The Freund–Schapire bound (THEORY.md, "Beyond separable data"): for any unit u and γ > 0, the updates
+ * The Freund–Schapire bound (docs/theory.md, "Beyond separable data"): for any unit u and γ > 0, the updates
  * of the first E epochs from ŵ(0) = 0 are at most FS(u, γ, E) = ((R + √E·D₁(u, γ))/γ)², D₁² = Σ_i d_i²,
  * d_i = max(0, γ − u·u_i). With w = u/γ (any w ≠ 0 stands for u = w/‖w‖, γ = 1/‖w‖):
  *

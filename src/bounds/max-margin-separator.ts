@@ -44,7 +44,7 @@ export const OPTIMALITY_GAP = 1e-6;
 export const MAX_MARGIN_LIMITS = { entries: 1e8, dim: 2000 } as const;
 
 /**
- * The max-margin separator of THEORY.md ("Which ŵ*"): the hard-margin SVM in the learner's (augmented)
+ * The max-margin separator of docs/theory.md ("Which ŵ*"): the hard-margin SVM in the learner's (augmented)
  * coordinates with the bias penalised, min ‖ŵ‖² subject to ŵ·u_i ≥ 1, solved by quadprog (Goldfarb–Idnani
  * dual active set) by constraint generation over working sets of points. Then γ* = 1/‖ŵ‖.
  *

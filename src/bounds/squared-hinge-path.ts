@@ -4,7 +4,7 @@ import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { freundSchapireAlong, freundSchapireBound, freundSchapireRoot, type FreundSchapire } from "./freund-schapire.js";
 
 /**
- * The tightest Freund–Schapire bound over (u, γ) (THEORY.md, "Beyond separable data"): √FS(w) = R‖w‖ +
+ * The tightest Freund–Schapire bound over (u, γ) (docs/theory.md, "Beyond separable data"): √FS(w) = R‖w‖ +
  * √E‖ξ(w)‖ is convex in w = u/γ, and its minimiser lies on the path of the squared-hinge SVM
  *
  *     min_w ½‖w‖² + (C/2) Σ_i ξ_i(w)²,  ξ_i(w) = max(0, 1 − w·u_i)   (bias penalised, learner's coordinates),

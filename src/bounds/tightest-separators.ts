@@ -18,7 +18,7 @@ export interface TightestSeparators {
 }
 
 /**
- * The tightest separable bounds for ŵ(0) ≠ 0 (THEORY.md, "Which ŵ*"): Hu's D² and N(v) minimised over
+ * The tightest separable bounds for ŵ(0) ≠ 0 (docs/theory.md, "Which ŵ*"): Hu's D² and N(v) minimised over
  * unit separators. Both depend on ŵ* only through its margin γ and p = ŵ*·v (v = ŵ(0)/η), and for a fixed
  * γ both fall as p rises; so in w = (1/γ)·ŵ* (w·u_i ≥ 1, ‖w‖ = 1/γ) a minimiser has the largest w·v among
  * separators of its norm: a point of the frontier between min ‖w‖² and max w·v over {w: w·u_i ≥ 1}, a convex
@@ -29,7 +29,7 @@ export interface TightestSeparators {
  * Every candidate's bounds are recomputed from the vector (computeBounds, rounded outward), and a
  * candidate that does not separate the data gives none. The planted and max-margin separators are
  * candidates too, so neither bound is ever above theirs. From ŵ(0) = 0 (v = 0) there is nothing to search:
- * the max-margin separator minimises both there (THEORY.md), and the result is the smaller of the two
+ * the max-margin separator minimises both there (docs/theory.md), and the result is the smaller of the two
  * candidates' values (the planted one can come out an ulp lower).
  */
 export function tightestSeparators(

@@ -23,7 +23,7 @@ export function fitBuilder(yargs: Argv) {
     .option("seed", { type: "number", describe: "Seeds a random init and the shuffled order (a run's seed column replays it)", default: 1 })
     .option("data-version", {
       choices: DATA_VERSIONS,
-      describe: "How a random init and a shuffled order are drawn from the seed (THEORY.md, \"Data versions\"); a run's replay command names its sweep's",
+      describe: "How a random init and a shuffled order are drawn from the seed (docs/theory.md, \"Data versions\"); a run's replay command names its sweep's",
       default: LATEST_DATA_VERSION,
     })
     .option("max-epochs", { type: "number", describe: "Epoch cap", default: EXPERIMENT_DEFAULTS.maxEpochs })

@@ -36,7 +36,7 @@ export interface CompareOptions {
   readonly correction?: Correction;
   /** Points found on one side only, or no point in common, do not fail the comparison. */
   readonly acceptPointChanges?: boolean;
-  /** Compare folders whose data versions differ (THEORY.md, "Data versions"); refused otherwise. */
+  /** Compare folders whose data versions differ (docs/theory.md, "Data versions"); refused otherwise. */
   readonly allowDataVersionChange?: boolean;
 }
 

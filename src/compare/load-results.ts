@@ -12,7 +12,7 @@ export interface LoadedResults {
   readonly hash: string;
   readonly tool: ToolInfo;
   readonly optimal: boolean;
-  /** THEORY.md, "Data versions": how the data were drawn (1 for folders that do not say). */
+  /** docs/theory.md, "Data versions": how the data were drawn (1 for folders that do not say). */
   readonly dataVersion: number;
   /** The shard the folder holds (its summaries are then over the shard's runs), or null. */
   readonly shard: Shard | null;
@@ -30,7 +30,7 @@ export function pointKey(p: Pick<SummaryRow, (typeof POINT_KEYS)[number]>): stri
 }
 
 /**
- * The parameters that define a point's data (THEORY.md, seeds: η, ŵ(0), order and bias do not enter):
+ * The parameters that define a point's data (docs/theory.md, seeds: η, ŵ(0), order and bias do not enter):
  * the runs of points with the same data key and the same repeat share their data set.
  */
 export function dataKey(p: Pick<SummaryRow, "generator" | "data" | "n" | "d" | "margin" | "radius" | "offset" | "c">): string {

@@ -3,7 +3,7 @@ import { parseInit } from "../perceptron/initial-weights.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
 /**
- * The experiment file format (README, "Experiment files"), checked once at the edge. Every message is
+ * The experiment file format (docs/experiments.md), checked once at the edge. Every message is
  * the tail of a one-line error: the formatter puts the field's path and the offending value in front
  * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
  */
@@ -50,7 +50,7 @@ export const gridSchema = z
       .describe("Planted offset b of the hyperplane w·x + b = 0; |b| + margin < radius; default 0."),
     noise: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1 (a probability)" }))
       .optional()
-      .describe("Planted label noise: each label flipped with this probability, drawn after the points from the run's data stream (THEORY.md, \"Beyond separable data\"); runs that differ only in noise share their clean data and flip draws, so a point flipped at one rate is flipped at every larger one; default 0."),
+      .describe("Planted label noise: each label flipped with this probability, drawn after the points from the run's data stream (docs/theory.md, \"Beyond separable data\"); runs that differ only in noise share their clean data and flip draws, so a point flipped at one rate is flipped at every larger one; default 0."),
     overlap: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }))
       .optional()
       .describe("Planted overlap δ: points other than the support pair draw their signed distance t uniformly from [−δ, 0) ∪ [margin, radius ± offset], so some lie on the wrong side of the planted hyperplane, at most δ deep; needs |offset| + δ < radius; default 0."),
@@ -93,7 +93,7 @@ export const experimentSchema = z
     dataVersion: z
       .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
       .optional()
-      .describe(`How the random data, initial weights and orders are drawn (THEORY.md, "Data versions"): 1 (alea, polar normals) or 2 (xoshiro128**, ziggurat normals, ~5× faster); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
+      .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals) or 2 (xoshiro128**, ziggurat normals, ~5× faster); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

@@ -36,7 +36,7 @@ export interface Experiment {
   readonly maxEpochs: number;
   /** Whether every run computes the max-margin separator. */
   readonly optimal: boolean;
-  /** How the runs draw (THEORY.md, "Data versions"). */
+  /** How the runs draw (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
   readonly grids: readonly Grid[];
   /** Every data file the grids name, by name as written: where it was read, its SHA-256 and its shape. */

@@ -20,7 +20,7 @@ export interface LoadedExperiment {
   readonly source: unknown;
   /** SHA-256 of the file's bytes, followed by the overrides (`\n--set key=value` each) when there are any. */
   readonly hash: string;
-  /** The `--set` overrides, in order (README, "Overrides"); none when absent. */
+  /** The `--set` overrides, in order (docs/experiments.md, "Overrides"); none when absent. */
   readonly overrides?: readonly string[];
   /** The csv generator's data, read and checked at load (experiment.dataFiles says from where); none without. */
   readonly dataSets?: ReadonlyMap<string, DataSet>;

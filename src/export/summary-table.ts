@@ -13,7 +13,7 @@ const PARAMETER_COLUMNS = 10;
  * The csv generator's points show their data file in the generator column.
  */
 export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
-  // Label noise and overlap get their columns where some point has them (THEORY.md, "Beyond separable data").
+  // Label noise and overlap get their columns where some point has them (docs/theory.md, "Beyond separable data").
   const noisy = rows.some(beyondSeparable);
   const header = ["point", "generator", "n", "d", "margin", "offset", ...(noisy ? ["noise", "overlap"] : []), "bias", "eta", "init", "order", "conv", "updates"];
   header.push("novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best");

@@ -8,7 +8,7 @@ export function isPowerOfTwo(n: number): boolean {
 }
 
 /**
- * The Hadamard family of THEORY.md (with bias): x_i is row i of the Sylvester Hadamard matrix of order n
+ * The Hadamard family of docs/theory.md (with bias): x_i is row i of the Sylvester Hadamard matrix of order n
  * (H_ij = (−1)^popcount(i & j)) without its first column, which is all ones and comes back as the bias
  * coordinate. The augmented vectors are orthogonal with norm √n, whatever the (random) labels.
  * The planted separator is ŵ = Σ u_i = (Σ y_i x_i, Σ y_i): ŵ·u_i = n and ‖ŵ‖² = n², so γ = 1, R² = n

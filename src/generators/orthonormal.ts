@@ -3,7 +3,7 @@ import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 
 /**
- * The orthonormal family of THEORY.md (no bias): x_i = e_i in R^n with random labels, so the learner's
+ * The orthonormal family of docs/theory.md (no bias): x_i = e_i in R^n with random labels, so the learner's
  * vectors are u_i = y_i e_i. The planted separator w = Σ y_i e_i (w_i = y_i) has w·u_i = 1 and ‖w‖² = n:
  * (R/γ)² = n, and the perceptron makes exactly n updates from ŵ(0) = 0.
  */

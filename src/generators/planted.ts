@@ -22,7 +22,7 @@ export interface PlantedParameters {
 }
 
 /**
- * The planted family of THEORY.md ("Generators with exact control"), in the input space.
+ * The planted family of docs/theory.md ("Generators with exact control"), in the input space.
  *
  * A unit normal w (a normalised Gaussian) and the hyperplane w·x + b = 0. Each point is placed directly,
  * with no rejection sampling:
@@ -53,7 +53,7 @@ export function generatePlanted(params: PlantedParameters, source: Uniform | Dra
 }
 
 /**
- * Beyond separable data (THEORY.md): with overlap δ > 0 a point's signed distance t = y(w·x + b) is
+ * Beyond separable data (docs/theory.md): with overlap δ > 0 a point's signed distance t = y(w·x + b) is
  * uniform on [−δ, 0) ∪ [γ, t_max] (lengths δ and t_max − γ) instead of on [γ, t_max]: some points lie on
  * the wrong side, at most δ deep, and none in the empty band (0, γ) the margin keeps. One uniform, as
  * without overlap: s = U·(t_max − γ + δ), t = s − δ below δ, else γ + (s − δ); at δ = 0 that is γ + U·(t_max − γ),
@@ -65,7 +65,7 @@ function distance(gamma: number, tMax: number, overlap: number, uniform: number)
 }
 
 /**
- * Label noise (THEORY.md, "Beyond separable data"): one uniform per point, in row order, after the points
+ * Label noise (docs/theory.md, "Beyond separable data"): one uniform per point, in row order, after the points
  * (the data stream of the run's version), and the label flipped when it is below `noise`. Nothing is
  * drawn at noise 0, so the data are the separable ones to the bit; the same uniforms at every rate make
  * the flipped points of a rate a subset of those of any larger rate.
@@ -98,7 +98,7 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws, x:
         rho = room;
         direction.set(v0);
       } else {
-        // fdlibmPow, not Math.pow: engines differ in its last bit (THEORY.md, "Data versions")
+        // fdlibmPow, not Math.pow: engines differ in its last bit (docs/theory.md, "Data versions")
         rho = room * fdlibmPow(uniform(), 1 / (d - 1));
         orthogonalUnitVector(w, normal, direction);
       }

@@ -1,7 +1,7 @@
 import type { DataSet } from "./data-set.js";
 
 /**
- * The three-point family of THEORY.md: 1-D, with bias, all labels +1, presented cyclically in the order
+ * The three-point family of docs/theory.md: 1-D, with bias, all labels +1, presented cyclically in the order
  * x = (c/2, −c, c), c² ≥ 2. The separator (w, b) = (0, 1) has margin 1 and R² = 1 + c², so
  * (R/γ)² = 1 + c², while the perceptron makes 1 + ⌊c²/2⌋ updates: the ratio tends to 1/2.
  */

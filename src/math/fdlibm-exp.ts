@@ -9,7 +9,7 @@ import { fromWords, highWord } from "./float64-words.js";
  * notice is preserved.
  * ====================================================
  *
- * Why: ECMAScript leaves Math.exp's last bit to each engine (THEORY.md, "Data versions"); data version 2's
+ * Why: ECMAScript leaves Math.exp's last bit to each engine (docs/theory.md, "Data versions"); data version 2's
  * ziggurat tables and its wedge test need an exp that every engine computes the same. Method: x = k·ln2 + r
  * with |r| ≤ ln2/2 (r as hi − lo); exp(r) = 1 + r + r·c(r)/(2 − c(r)) with c(r) = r − r²·P(r²), a minimax
  * polynomial; then exp(x) = 2^k·exp(r). Every step in fdlibm's order, so the rounding is the same; it

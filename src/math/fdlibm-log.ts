@@ -9,7 +9,7 @@ import { highWord, withHighWord } from "./float64-words.js";
  * notice is preserved.
  * ====================================================
  *
- * Why: ECMAScript does not specify Math.log to the last bit (THEORY.md, "Data versions"), so a data set
+ * Why: ECMAScript does not specify Math.log to the last bit (docs/theory.md, "Data versions"), so a data set
  * drawn with it could change with the JavaScript engine. This function uses only +, −, ×, ÷ and the
  * float64's bits, which every engine computes the same, and it returns what V8's Math.log returned when
  * data version 1 was defined (Node 20; the tests hold a digest). Method: x = 2^k (1 + f) with

@@ -13,7 +13,7 @@ import { clearLowWord, fromWords, highWord, lowWord, withHighWord } from "./floa
  * Why: ECMAScript does not specify Math.pow to the last bit, and it changed: Node 24's V8 calls the C
  * library's pow, which differs from Node 20's in the last bit of Math.pow(u, 1/7) for 8.5 % of uniform u.
  * The planted generator's radial draw used it, so run 200 of experiments/quick.json drew a different
- * data set under Node 24 (THEORY.md, "Data versions": a data version stays reproducible bit for bit).
+ * data set under Node 24 (docs/theory.md, "Data versions": a data version stays reproducible bit for bit).
  * This function uses only +, −, ×, ÷, √ and the float64's bits, which every engine computes the same.
  *
  * Method: x = 2^n (1 + f); log2(x) = t1 + t2 in extra precision (t1 with its low word zero), from

@@ -6,7 +6,7 @@ const MIN_NORMAL = 2 ** -1022;
 
 /**
  * Checks, after a run, that float64 could carry it faithfully, so that its count is the perceptron's and
- * not an artefact of rounding (THEORY.md: a run with (ŵ(0), η) makes the mistakes of (ŵ(0)/η, 1) only in
+ * not an artefact of rounding (docs/theory.md: a run with (ŵ(0), η) makes the mistakes of (ŵ(0)/η, 1) only in
  * exact arithmetic). A NumericalRangeError (an error row in a sweep) when:
  * - R̂² overflows (data beyond about 1e154): no margin or bound can be computed;
  * - η·R̂ or η·R̂² underflows below the normal range: the increments η·u_i and their dot products with u lose

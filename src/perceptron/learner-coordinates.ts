@@ -5,7 +5,7 @@ import { smallFloat64Array, smallFloat64Copy } from "../math/small-arrays.js";
 import { KernelArrays, rowPassKernel } from "./perceptron-wasm.js";
 
 /**
- * The data as the learner sees it (THEORY.md, "Data and coordinates"): the normalised vectors
+ * The data as the learner sees it (docs/theory.md, "Data and coordinates"): the normalised vectors
  * u_i = y_i x̂_i, with x̂_i = (x_i, 1) (bias last) when there is a bias and x̂_i = x_i otherwise.
  * A weight vector ŵ separates the data iff ŵ·u_i > 0 for every i.
  */

@@ -6,7 +6,7 @@ import { smallFloat64Copy } from "../math/small-arrays.js";
 import { chosenKernel } from "./kernel-choice.js";
 
 /**
- * The perceptron of THEORY.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
+ * The perceptron of docs/theory.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
  * assembly/perceptron-epoch.ts, built by `npm run build:wasm`. Bit-identical to trainPerceptron (the
  * TypeScript reference): same updates, epochs and weights, since every dot product is summed in the same
  * order (the kernel's comment says how) and the shuffled orders are drawn here by the same code.

@@ -36,7 +36,7 @@ export interface PerceptronResult {
 }
 
 /**
- * The fixed-increment perceptron of THEORY.md ("The algorithm"), on the learner's vectors u_i:
+ * The fixed-increment perceptron of docs/theory.md ("The algorithm"), on the learner's vectors u_i:
  * an epoch presents every i once (cyclic: 0..n−1; shuffle: a fresh seeded permutation each epoch) and
  * updates ŵ += η u_i whenever ŵ·u_i <= 0. Never "< 0": from ŵ(0) = 0 that rule would never update, and
  * integer data hit exact zeros. An epoch with no mistake ends the run (and is counted).

@@ -1,5 +1,5 @@
 /**
- * THEORY.md, "Data versions": how a data set's random numbers are drawn. A data set is defined by
+ * docs/theory.md, "Data versions": how a data set's random numbers are drawn. A data set is defined by
  * (generator, data version, seed, parameters); a version, once shipped, draws the same bits forever.
  *  1: seedrandom's alea, normals by Marsaglia's polar method (fdlibm's log).
  *  2: xoshiro128**, normals by a 256-layer ziggurat (fdlibm's exp and log in its rare slow paths): about

@@ -4,7 +4,7 @@ import type { Uniform } from "./seeded-random.js";
 /**
  * Standard normal deviates by the Marsaglia polar method: two uniforms in the unit disc give two
  * independent normals, the second kept for the next call. No allocation per draw. The logarithm is
- * fdlibmLog, not Math.log, which ECMAScript leaves to each engine (THEORY.md, "Data versions"); √ is exact.
+ * fdlibmLog, not Math.log, which ECMAScript leaves to each engine (docs/theory.md, "Data versions"); √ is exact.
  */
 export class NormalSampler {
   private spare = 0;

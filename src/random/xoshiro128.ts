@@ -1,7 +1,7 @@
 /**
  * xoshiro128** (Blackman and Vigna, 2018): 128 bits of state, period 2^128 − 1, 32-bit outputs that pass
  * BigCrush and PractRand; only 32-bit integer operations (Math.imul, shifts, xor), which every JavaScript
- * engine computes the same. Data version 2's generator (THEORY.md, "Data versions").
+ * engine computes the same. Data version 2's generator (docs/theory.md, "Data versions").
  */
 export class Xoshiro128 {
   // The state: public for the inlined loop of ZigguratNormal.fill, which keeps it in locals.

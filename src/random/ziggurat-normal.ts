@@ -13,7 +13,7 @@ import type { Xoshiro128 } from "./xoshiro128.js";
  * rejection. The result is exactly normal up to float64's resolution: the method rejects, it does not
  * approximate. Each fast draw takes two 32-bit outputs: 8 bits for the layer, 53 for u.
  *
- * Engine independence (THEORY.md, "Data versions"): the tables and the rare exp/log of the wedge and the
+ * Engine independence (docs/theory.md, "Data versions"): the tables and the rare exp/log of the wedge and the
  * tail use fdlibmExp and fdlibmLog; everything else is +, −, ×, ÷, √ and integer arithmetic.
  */
 const LAYERS = 256;

@@ -3,7 +3,7 @@ import { channelEncoding, describeImplied, describeLayout, factorFields, faceted
 
 /**
  * The bounds against η, one panel per ŵ(0) in the experiment's order: every bound depends on η and ŵ(0)
- * only through v = ŵ(0)/η (THEORY.md, "The bounds"), so the plot is drawn where that can show: ŵ(0)
+ * only through v = ŵ(0)/η (docs/theory.md, "The bounds"), so the plot is drawn where that can show: ŵ(0)
  * varies, or η does with some ŵ(0) ≠ 0. One mark: a grid point's median of one bound; colour: the bound;
  * every other varying factor a dash, a row of panels or its own lines.
  */

@@ -10,7 +10,7 @@ const SERIES = [
 ] as const satisfies readonly { key: keyof SummaryRow; title: string }[];
 
 /**
- * Beyond separable data (THEORY.md): the mistakes the runs made against the Freund–Schapire bound at the
+ * Beyond separable data (docs/theory.md): the mistakes the runs made against the Freund–Schapire bound at the
  * epochs they made, as the label noise grows. One mark per grid point of the planted family and series:
  * the median over every run (converged or cut off at maxEpochs, as the bound holds at any epoch count)
  * with its p25–p75 band. Drawn where the sweep has two noise rates or more and runs from ŵ(0) = 0.
@@ -45,7 +45,7 @@ export function freundSchapirePlot(input: PlotInput): Plot | null {
   const spec = facetedSpec(layout, data, { layer: [line, band, points] }, { width: 440, height: 280 });
   const cutOff = rows.reduce((sum, row) => sum + row.runs - row.converged - row.errors, 0);
   const caption = [
-    `One mark: a grid point of the planted family from ŵ(0) = 0 and one series (colour): the median over every run of the mistakes it made, or of its Freund–Schapire (FS) bound ((R + √E·D₁)/γ)² at the E epochs it made (THEORY.md, "Beyond separable data"), along the planted separator with its best γ and over every (u, γ); band: p25 to p75. Lines join the points that differ only in ${FACTOR_TITLES.noise}.`,
+    `One mark: a grid point of the planted family from ŵ(0) = 0 and one series (colour): the median over every run of the mistakes it made, or of its Freund–Schapire (FS) bound ((R + √E·D₁)/γ)² at the E epochs it made (docs/theory.md, "Beyond separable data"), along the planted separator with its best γ and over every (u, γ); band: p25 to p75. Lines join the points that differ only in ${FACTOR_TITLES.noise}.`,
     describeLayout(layout),
     describeImplied(sweep),
     cutOff > 0 ? `${cutOff} of the ${rows.reduce((sum, row) => sum + row.runs, 0)} runs were cut off at maxEpochs (non-separable data do not converge); they are in these statistics, as the bound holds at any epoch count.` : "",

@@ -2,7 +2,7 @@ import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShow
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
 /**
- * The structured families' own claim (THEORY.md, "Structured families"): from ŵ(0) = 0 a run makes exactly
+ * The structured families' own claim (docs/theory.md, "Structured families"): from ŵ(0) = 0 a run makes exactly
  * the expected number of updates (n for orthonormal and Hadamard, 1 + ⌊c²/2⌋ for three-point). One mark a
  * run, observed against expected (log-log) with y = x: every mark on the line, whatever η or the order.
  */
@@ -18,7 +18,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
   const data: Record<string, unknown>[] = kept.map((row) => ({ kind: "run", expected: row.expectedUpdates, updates: row.updates, converged: row.converged === true, point: row.point, run: row.run, ...factorFields(row, factors) }));
   const diagonal = diagonalWithin(kept.map((row) => row.expectedUpdates!), kept.map((row) => row.updates!));
   const axes = {
-    x: { field: "expected", type: "quantitative", scale: scaleFor(kept.map((row) => row.expectedUpdates!)), title: "expected updates (THEORY.md)" },
+    x: { field: "expected", type: "quantitative", scale: scaleFor(kept.map((row) => row.expectedUpdates!)), title: "expected updates (docs/theory.md)" },
     y: { field: "updates", type: "quantitative", scale: scaleFor(kept.map((row) => row.updates!)), title: "observed updates" },
   };
   const marks = channelEncoding(layout, ["color", "shape"]);
@@ -39,7 +39,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
     name: "expected-updates",
     title: "The structured families: observed against expected updates",
     caption: [
-      "One mark: a run of a structured family from ŵ(0) = 0, its observed updates against the count THEORY.md predicts (n for orthonormal and Hadamard, 1 + ⌊c²/2⌋ for three-point); n and c set that count, on x.",
+      "One mark: a run of a structured family from ŵ(0) = 0, its observed updates against the count docs/theory.md predicts (n for orthonormal and Hadamard, 1 + ⌊c²/2⌋ for three-point); n and c set that count, on x.",
       off === 0 ? "Every run drawn lies on the dashed line y = x." : `${counted(off, "run")} off the line y = x: a broken claim (each is counted in violations).`,
       describeLayout(layout),
       describeImplied(sweep),
@@ -54,7 +54,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
 
 /**
  * The three-point family's ratio updates / (R/γ)² against c: (1 + ⌊c²/2⌋)/(1 + c²), which tends to 1/2
- * (THEORY.md). One mark a grid point (median, band p25 to p75), the formula as a dashed curve at the swept
+ * (docs/theory.md). One mark a grid point (median, band p25 to p75), the formula as a dashed curve at the swept
  * c, and the limit 1/2 as a rule.
  */
 export function threePointRatioPlot(input: PlotInput): Plot | null {
@@ -81,7 +81,7 @@ export function threePointRatioPlot(input: PlotInput): Plot | null {
     name: "three-point-ratio",
     title: "The three-point family: the ratio tends to 1/2",
     caption: [
-      "One mark: a grid point of the three-point family, the median over its converged runs of updates / (R/γ)² (band: p25 to p75); dashed curve: (1 + ⌊c²/2⌋)/(1 + c²) from THEORY.md at the swept c; dotted rule: its limit 1/2.",
+      "One mark: a grid point of the three-point family, the median over its converged runs of updates / (R/γ)² (band: p25 to p75); dashed curve: (1 + ⌊c²/2⌋)/(1 + c²) from docs/theory.md at the swept c; dotted rule: its limit 1/2.",
       describeLayout(layout),
       describeImplied(sweep),
     ]

@@ -5,7 +5,7 @@ import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFiel
 /**
  * Observed updates against each bound of the input's separator, one panel per bound (log-log, with the
  * part of y = x inside the data). Bounds that are equal on every plotted run (all four from ŵ(0) = 0:
- * THEORY.md, "The bounds") share one panel, so no mark hides another of another colour. Runs that did not
+ * docs/theory.md, "The bounds") share one panel, so no mark hides another of another colour. Runs that did not
  * converge are drawn hollow at the count they stopped at; a scatter of more than MAX_MARKS marks keeps
  * every k-th run and says so.
  */

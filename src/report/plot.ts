@@ -126,7 +126,7 @@ export interface PlotInput {
   readonly separator: "optimal" | "planted";
 }
 
-/** The four bounds, in the order the tables give them, with the names the plots give them (THEORY.md). */
+/** The four bounds, in the order the tables give them, with the names the plots give them (docs/theory.md). */
 export const BOUND_TITLES = { novikoff: "Novikoff (R/γ)²", snapp: "Snapp k_max", hu: "Hu D²", optimised: "N(v)" } as const;
 export type PlottedBound = keyof typeof BOUND_TITLES;
 export const PLOTTED_BOUNDS = Object.keys(BOUND_TITLES) as PlottedBound[];

@@ -24,7 +24,7 @@ export interface LearnerOptions {
   readonly maxEpochs: number;
   /** Seeds the `init` and `order` streams. */
   readonly seed: number;
-  /** How those streams draw (THEORY.md, "Data versions"); default the latest. */
+  /** How those streams draw (docs/theory.md, "Data versions"); default the latest. */
   readonly dataVersion?: DataVersion;
 }
 

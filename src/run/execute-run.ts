@@ -163,7 +163,7 @@ function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: Ro
 }
 
 /**
- * Whether a run contradicts THEORY.md's exact count: a converged run must make exactly the expected
+ * Whether a run contradicts docs/theory.md's exact count: a converged run must make exactly the expected
  * updates (and on the orthonormal and Hadamard families meet (R/γ*)² of the max-margin separator
  * exactly: ratio 1); a run cut off at maxEpochs must not have made more.
  */

@@ -1,7 +1,7 @@
 import type { PointParameters } from "./run-types.js";
 
 /**
- * The exact number of updates THEORY.md predicts for the structured families from ŵ(0) = 0, where
+ * The exact number of updates docs/theory.md predicts for the structured families from ŵ(0) = 0, where
  * floating point reproduces exact arithmetic; null everywhere else.
  *  - orthonormal: n, in any order and for any η (the u_i have disjoint supports: every first-pass dot
  *    product is exactly 0);

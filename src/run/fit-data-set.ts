@@ -36,12 +36,12 @@ export interface FitReport {
   readonly optimalStatus: OptimalStatus;
   /** Why the max-margin separator is not certified optimal, or null. */
   readonly note: string | null;
-  /** The bounds of THEORY.md from the max-margin separator, for this η and ŵ(0); null without one. */
+  /** The bounds of docs/theory.md from the max-margin separator, for this η and ŵ(0); null without one. */
   readonly bounds: BoundSet | null;
   /** The smallest Hu D² and N(v) found over separators (null without a max-margin separator, or above the size limit). */
   readonly tightestHuBound: number | null;
   readonly tightestOptimisedBound: number | null;
-  /** Freund–Schapire at E = epochs over every (u, γ), from ŵ(0) = 0 only (THEORY.md, "Beyond separable data"). */
+  /** Freund–Schapire at E = epochs over every (u, γ), from ŵ(0) = 0 only (docs/theory.md, "Beyond separable data"). */
   readonly freundSchapireBound: number | null;
   /** Mistakes in the first and in the last epoch; training points the final ŵ and the pocket (best epoch's ŵ) misclassify. */
   readonly firstEpochMistakes: number;

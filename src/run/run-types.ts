@@ -14,7 +14,7 @@ export interface PointParameters {
   readonly margin: number | null;
   readonly radius: number | null;
   readonly offset: number | null;
-  /** Planted label noise: the probability that each label is flipped (THEORY.md, "Beyond separable data"). */
+  /** Planted label noise: the probability that each label is flipped (docs/theory.md, "Beyond separable data"). */
   readonly noise: number | null;
   /** Planted overlap δ: how deep points may lie on the wrong side of the planted hyperplane. */
   readonly overlap: number | null;
@@ -28,7 +28,7 @@ export interface PointParameters {
 
 /**
  * Whether a grid point draws from the planted law made non-separable (label noise or overlap above 0,
- * THEORY.md "Beyond separable data"); rows written before 0.5 have neither.
+ * docs/theory.md "Beyond separable data"); rows written before 0.5 have neither.
  */
 export function beyondSeparable(p: Pick<PointParameters, "noise" | "overlap">): boolean {
   return (p.noise ?? 0) > 0 || (p.overlap ?? 0) > 0;
@@ -61,11 +61,11 @@ export interface RunSpec extends PointParameters {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
-  /** How the run draws (THEORY.md, "Data versions"): the manifest records it, the rows do not. */
+  /** How the run draws (docs/theory.md, "Data versions"): the manifest records it, the rows do not. */
   readonly dataVersion: DataVersion;
 }
 
-/** The two separators every bound is computed from (THEORY.md, "Which ŵ*"). */
+/** The two separators every bound is computed from (docs/theory.md, "Which ŵ*"). */
 export const SEPARATORS = ["planted", "optimal"] as const;
 export type SeparatorName = (typeof SEPARATORS)[number];
 
@@ -89,7 +89,7 @@ export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "dataVersion"> & {
   /** Training points the final ŵ misclassifies (ŵ·u_i ≤ 0), and the fewest any epoch's ŵ did (the pocket). */
   readonly finalErrors: number | null;
   readonly pocketErrors: number | null;
-  /** The exact count THEORY.md predicts (structured families from ŵ(0) = 0), else null. */
+  /** The exact count docs/theory.md predicts (structured families from ŵ(0) = 0), else null. */
   readonly expectedUpdates: number | null;
   /** R̂ = max_i ‖x̂_i‖, in the learner's coordinates. */
   readonly learnerRadius: number | null;
@@ -111,7 +111,7 @@ export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "dataVersion"> & {
   readonly bestBound: number | null;
   readonly bestRatio: number | null;
   /**
-   * Freund–Schapire at E = epochs, for ŵ(0) = 0 (THEORY.md, "Beyond separable data"): along the planted
+   * Freund–Schapire at E = epochs, for ŵ(0) = 0 (docs/theory.md, "Beyond separable data"): along the planted
    * separator with its best γ, and the tightest over (u, γ); ratios updates/bound for every run, converged or not.
    */
   readonly plantedFreundSchapireBound: number | null;

@@ -9,7 +9,7 @@ export function estimateRunCost(p: PointParameters, maxEpochs: number): number {
   const dim = p.bias ? p.d + 1 : p.d;
   let epochs = 2;
   if (p.generator === "planted") {
-    // (R̂/γ̂)² = ((R/γ)² + [bias]/γ²)·(1 + b²) (THEORY.md, "Generators"), as ratios: squaring R and γ first
+    // (R̂/γ̂)² = ((R/γ)² + [bias]/γ²)·(1 + b²) (docs/theory.md, "Generators"), as ratios: squaring R and γ first
     // overflows to Infinity/Infinity = NaN beyond ~1e154, and a NaN cost would batch no run at all.
     const ratio = p.radius! / p.margin!;
     const bound = (ratio * ratio + (p.bias ? 1 / p.margin! ** 2 : 0)) * (p.bias ? 1 + p.offset! ** 2 : 1);

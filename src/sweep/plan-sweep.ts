@@ -142,7 +142,7 @@ function derivedDimension(generator: GeneratorName, n: number): number {
   }
 }
 
-/** The rule of THEORY.md ("Generators with exact control") a combination breaks, or null. */
+/** The rule of docs/theory.md ("Generators with exact control") a combination breaks, or null. */
 /**
  * The smallest planted margin, relative to the radius, that float64 can realise: a point's distance to the
  * hyperplane carries a rounding error of about 1e-15 × R, so below this the planted margin is no longer

@@ -10,7 +10,7 @@ export interface RunSettings {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
-  /** How every run draws its data, ŵ(0) and permutations (THEORY.md, "Data versions"). */
+  /** How every run draws its data, ŵ(0) and permutations (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
 }
 

@@ -11,7 +11,7 @@ const exact = Rational.fromFloat;
 const [ZERO, ONE, TWO, FOUR] = [0n, 1n, 2n, 4n].map((value) => Rational.of(value)) as [Rational, Rational, Rational, Rational];
 
 /**
- * The bounds of THEORY.md in exact rational arithmetic (the formulas of computeBounds, from the same float64
+ * The bounds of docs/theory.md in exact rational arithmetic (the formulas of computeBounds, from the same float64
  * inputs): every reported bound must be at or above its exact value, every margin at or below.
  */
 function checkAgainstExact(data: LearnerData, separator: Float64Array, eta: number, init: Float64Array): void {

@@ -4,7 +4,7 @@ import { computeBounds } from "../../src/bounds/convergence-bounds.js";
 import { learnerOf } from "../helpers.js";
 
 describe("computeBounds, by hand", () => {
-  it("u = e₁, ŵ(0) = −0.5 e₁, η = 0.01 (THEORY.md, bound 3): Hu uses ŵ(0)/η", () => {
+  it("u = e₁, ŵ(0) = −0.5 e₁, η = 0.01 (docs/theory.md, bound 3): Hu uses ŵ(0)/η", () => {
     // ŵ* = e₁: γ = 1, R = 1, v = −50 e₁. Hu: a_H = (1 + 1)/2 = 1, D = ‖−50 e₁ − e₁‖ = 51, D² = 2601
     // (the unscaled ‖ŵ(0) − a_H ŵ*‖² = 2.25 would not be a bound on 50 updates).
     // Snapp: μ = −1, k_max = (0.01·1 + 1)/(0.01·1) = 101. N(v): p = −50, B = 1 + 100 = 101,
@@ -61,7 +61,7 @@ describe("computeBounds, properties", () => {
     }),
   );
 
-  /** Hu's argument for one constant a > R²/(2γ) (THEORY.md, bound 4), with unit ŵ*. */
+  /** Hu's argument for one constant a > R²/(2γ) (docs/theory.md, bound 4), with unit ŵ*. */
   function huForA(a: number, m: number, gamma: number, vNorm2: number, p: number): number {
     return (vNorm2 - 2 * a * p + a * a) / (2 * a * gamma - m);
   }

@@ -15,7 +15,7 @@ import { learnerOf, runSpec } from "../helpers.js";
 
 const { solveQP } = createRequire(import.meta.url)("quadprog") as { solveQP: (...args: unknown[]) => { solution: number[]; message: string } };
 
-/** FS(u, γ, E) = ((R + √E·D₁)/γ)² straight from THEORY.md's definition, for a unit u, in float64. */
+/** FS(u, γ, E) = ((R + √E·D₁)/γ)² straight from docs/theory.md's definition, for a unit u, in float64. */
 function fsByDefinition(data: LearnerData, u: readonly number[], gamma: number, epochs: number): number {
   let deviations = 0;
   for (let i = 0; i < data.n; i++) {
@@ -64,7 +64,7 @@ const TINY = learnerOf([
   [0.2, -0.7],
 ]);
 
-describe("the Freund–Schapire bound (THEORY.md, Beyond separable data)", () => {
+describe("the Freund–Schapire bound (docs/theory.md, Beyond separable data)", () => {
   it("equals (R/γ*)² at the max-margin u with γ = γ* on separable data, at any E (D₁ = 0)", () => {
     for (const seed of [1, 2, 3]) {
       const data = noisyLearner(seed, 60, 4, 0);

@@ -16,7 +16,7 @@ describe("maxMarginSeparator, by hand", () => {
   it("penalises the bias: x = 3 (+1), x = 1 (−1) has γ* = 1/√5, not the unpenalised 1", () => {
     // u = (3, 1), (−1, −1). min w² + b² s.t. 3w + b ≥ 1, −w − b ≥ 1: both active, w = 1, b = −2,
     // multipliers 1.5 and 3.5 (KKT), ‖ŵ‖² = 5, γ* = 1/√5. An SVM with a free bias would put the
-    // boundary at 2 with margin 1: a different, wrong margin for the bounds (THEORY.md).
+    // boundary at 2 with margin 1: a different, wrong margin for the bounds (docs/theory.md).
     const result = maxMarginSeparator(toLearnerCoordinates(dataSetOf([[3], [1]], [1, -1]), true));
     expect(result.status).toBe("optimal");
     expect(result.margin).toBeCloseTo(1 / Math.sqrt(5), 14);

@@ -13,7 +13,7 @@ const DATA = learnerOf([
   [0.5, -0.6],
 ]);
 
-describe("the tightest separators for ŵ(0) ≠ 0 (THEORY.md, Which ŵ*)", () => {
+describe("the tightest separators for ŵ(0) ≠ 0 (docs/theory.md, Which ŵ*)", () => {
   it("find Hu's D² and N(v) within a fine grid's minimum over every unit separator (brute force, 2-D)", () => {
     const maxMargin = maxMarginSeparator(DATA).separator!;
     for (const [v0, v1, eta] of [[-3, 1, 1], [2, 5, 0.5], [0.2, -4, 2], [-1, -1, 0.1], [6, -2, 1]] as const) {

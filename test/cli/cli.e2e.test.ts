@@ -220,7 +220,7 @@ describe("perceptron-lab compare", () => {
 });
 
 describe("perceptron-lab fit", () => {
-  it("runs iris setosa against the rest: 5 updates in 4 epochs (THEORY.md)", () => {
+  it("runs iris setosa against the rest: 5 updates in 4 epochs (docs/theory.md)", () => {
     const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv", "--json"]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);

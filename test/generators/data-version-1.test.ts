@@ -5,7 +5,7 @@ import { createRandom } from "../../src/random/seeded-random.js";
 import type { PointParameters } from "../../src/run/run-types.js";
 import { bytesDigest, plantedPoint } from "../helpers.js";
 
-// THEORY.md, "Data versions": every data version the tool has shipped stays reproducible bit for bit.
+// docs/theory.md, "Data versions": every data version the tool has shipped stays reproducible bit for bit.
 // These digests were recorded on Node 20.20 (where data version 1 was defined) and hold on Node 24,
 // whose Math.pow differs: the generators use fdlibmPow and fdlibmLog, never the engine's pow or log.
 // A change here is a change of data version 1: never update a digest to make this test pass.

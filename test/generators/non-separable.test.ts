@@ -16,7 +16,7 @@ function signedDistances({ n, d, x, y, planted }: ReturnType<typeof generatePlan
   });
 }
 
-describe("planted data beyond separability (THEORY.md, Beyond separable data)", () => {
+describe("planted data beyond separability (docs/theory.md, Beyond separable data)", () => {
   it("noise 0 and overlap 0 draw the separable data set, bit for bit, in both data versions", () => {
     for (const version of VERSIONS) {
       const plain = draw(BASE, version);

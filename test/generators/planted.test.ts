@@ -25,7 +25,7 @@ function inputSpaceGeometry(data: ReturnType<typeof generatePlanted>) {
 }
 
 describe("generatePlanted", () => {
-  it("has margin exactly γ and radius exactly R in the input space (THEORY.md, support pair)", () => {
+  it("has margin exactly γ and radius exactly R in the input space (docs/theory.md, support pair)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 2, max: 60 }),

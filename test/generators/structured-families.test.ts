@@ -15,7 +15,7 @@ function runFamily(data: ReturnType<typeof generateOrthonormal>, bias: boolean, 
   return { result, bounds, margin, learner };
 }
 
-describe("orthonormal family (THEORY.md): exactly n updates, (R/γ)² = n", () => {
+describe("orthonormal family (docs/theory.md): exactly n updates, (R/γ)² = n", () => {
   for (const n of [1, 2, 3, 7, 16, 50]) {
     it(`n = ${n}`, () => {
       for (const order of ["cyclic", "shuffle"] as const) {
@@ -31,7 +31,7 @@ describe("orthonormal family (THEORY.md): exactly n updates, (R/γ)² = n", () =
   }
 });
 
-describe("hadamard family (THEORY.md): exactly n updates, R² = n, γ = 1", () => {
+describe("hadamard family (docs/theory.md): exactly n updates, R² = n, γ = 1", () => {
   for (const n of [1, 2, 4, 8, 32, 128]) {
     it(`n = ${n}`, () => {
       for (const order of ["cyclic", "shuffle"] as const) {
@@ -61,7 +61,7 @@ describe("hadamard family (THEORY.md): exactly n updates, R² = n, γ = 1", () =
   });
 });
 
-describe("three-point family (THEORY.md): 1 + ⌊c²/2⌋ updates against (R/γ)² = 1 + c²", () => {
+describe("three-point family (docs/theory.md): 1 + ⌊c²/2⌋ updates against (R/γ)² = 1 + c²", () => {
   it("c = 10: 51 updates in 26 epochs", () => {
     const { result, bounds } = runFamily(generateThreePoint(10), true);
     expect(result).toMatchObject({ updates: 51, epochs: 26, converged: true });

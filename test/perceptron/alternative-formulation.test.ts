@@ -80,7 +80,7 @@ describe("the kernel against the textbook formulation", () => {
   });
 });
 
-describe("the three-point family (THEORY.md): 1 + ⌊c²/2⌋ updates", () => {
+describe("the three-point family (docs/theory.md): 1 + ⌊c²/2⌋ updates", () => {
   it("holds for dyadic c and η at the ties (c²/2 a whole number)", () => {
     for (const c of [2, 4, 10, 200]) {
       for (const eta of [0.25, 1, 8]) expect(kernel(generateThreePoint(c), true, eta, [0, 0], 100_000).updates).toBe(1 + (c * c) / 2);

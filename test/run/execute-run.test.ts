@@ -7,7 +7,7 @@ import { runSpec } from "../helpers.js";
 const spec = runSpec;
 
 describe("executeRun", () => {
-  it("reports the learner's R̂ and γ̂ of the planted separator (THEORY.md)", () => {
+  it("reports the learner's R̂ and γ̂ of the planted separator (docs/theory.md)", () => {
     const row = executeRun(spec({ offset: 0.5, radius: 2, margin: 0.2 }));
     expect(row.learnerRadius).toBeCloseTo(Math.sqrt(5), 12);
     expect(row.plantedMargin).toBeCloseTo(0.2 / Math.sqrt(1.25), 12);

@@ -52,7 +52,7 @@ describe("the csv generator: sweeps over data files", () => {
     const rows = rowsOf(outDir);
     expect(new Set(rows.map((row) => row.data))).toEqual(new Set(["data/iris.csv", "data/flip.csv"]));
     for (const row of rows) expect(row).toMatchObject({ generator: "csv", margin: null, plantedMargin: null, converged: true, separable: true });
-    // THEORY.md's reference run on this file: cyclic, ŵ(0) = 0, η = 1, bias: 5 updates in 4 epochs
+    // docs/theory.md's reference run on this file: cyclic, ŵ(0) = 0, η = 1, bias: 5 updates in 4 epochs
     expect(rows.find((row) => row.data === "data/iris.csv" && row.init === "zero" && row.order === "cyclic" && row.eta === 1)).toMatchObject({ updates: 5, epochs: 4 });
     // each repeat its own ŵ(0) draw and permutations (its own seed), the same data
     const repeats = rows.filter((row) => row.data === "data/iris.csv" && row.init === "normal:1" && row.order === "shuffle" && row.eta === 1);

@@ -1,6 +1,6 @@
 // AssemblyScript, compiled to WebAssembly (SIMD) by `npm run build:wasm`; loaded by ../perceptron-wasm.ts.
 //
-// One epoch of the fixed-increment perceptron (THEORY.md, "The algorithm") over the learner's vectors
+// One epoch of the fixed-increment perceptron (docs/theory.md, "The algorithm") over the learner's vectors
 // u_i, bit-identical to the TypeScript reference trainPerceptron (../perceptron.ts).
 //
 // Why rows, not coordinates, share a SIMD register: vectorising one dot product ŵ·u_i across its

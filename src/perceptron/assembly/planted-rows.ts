@@ -1,7 +1,7 @@
 // AssemblyScript, compiled into the same module as the perceptron's epochs (perceptron-epoch.ts exports
 // these); used by ../../generators/planted-rows.ts.
 //
-// The row pass of data version 2's planted generator (THEORY.md, "Data versions"), bit-identical to the
+// The row pass of data version 2's planted generator (docs/theory.md, "Data versions"), bit-identical to the
 // TypeScript one there: every sum in the order of its row's components (rows share a SIMD register, lane
 // by lane, never the components of one sum), every x_ij = base_i·w_j + scale_i·x_ij a product, a product
 // and a sum, never fused (WebAssembly has no implicit FMA).

@@ -65,7 +65,7 @@ export function rowDotsAndAbsolutes(n: i32, dim: i32, u: usize, w: usize, dots: 
 }
 
 /**
- * The learner's coordinates (THEORY.md, "Data and coordinates"): u_i = y_i·(x_i, 1) with a bias (dim = d + 1),
+ * The learner's coordinates (docs/theory.md, "Data and coordinates"): u_i = y_i·(x_i, 1) with a bias (dim = d + 1),
  * y_i·x_i without (dim = d), and squares[i] = ‖u_i‖² summed in the order of its components (the bias's 1
  * last). x is n × d, y n labels (f64).
  */
