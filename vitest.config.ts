@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -24,6 +25,9 @@ export default defineConfig({
     // processes are event-driven, these only catch a hang.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // A file per core (vitest's default leaves one core idle): most fast tests compute in one thread, and the
+    // heavy ones wait on processes, a cluster or a browser as often as they compute.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
