@@ -4,7 +4,7 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 import { adjustP, type Correction } from "./adjust-p.js";
-import type { FailRule, StatisticRule } from "./fail-rule.js";
+import { DEFAULT_FAIL_RULES, parseFailRule, type FailRule, type StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
 import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
 import { mannWhitneyP } from "./mann-whitney.js";
@@ -85,8 +85,16 @@ interface Check extends Omit<RuleOutcome, "adjustedP" | "verdict"> {
  * its rule watches happened and the adjusted p < alpha. A change the test cannot confirm is
  * "inconclusive", reported but not failing; a new error fails without a test. Points found on one side
  * only, and a comparison where no point matched, fail unless accepted. Identical folders always pass.
+ * The rules are parsed ones or their texts (`"median:updates:5%"`, as `--fail` takes them); DEFAULT_FAIL_RULES
+ * where none are given.
  */
-export function compareResults(baselineFolder: string, currentFolder: string, rules: readonly FailRule[], options: CompareOptions = {}): CompareReport {
+export function compareResults(
+  baselineFolder: string,
+  currentFolder: string,
+  ruleTexts: readonly (FailRule | string)[] = DEFAULT_FAIL_RULES,
+  options: CompareOptions = {},
+): CompareReport {
+  const rules = ruleTexts.map((rule) => (typeof rule === "string" ? parseFailRule(rule) : rule));
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
   const baseline = loadResults(baselineFolder);

@@ -5,7 +5,7 @@ import { adjustP } from "../../src/compare/adjust-p.js";
 import { compareMarkdown } from "../../src/compare/compare-markdown.js";
 import { fisherDropP } from "../../src/compare/fisher-exact.js";
 import { compareResults } from "../../src/compare/compare-results.js";
-import { parseFailRule } from "../../src/compare/fail-rule.js";
+import { DEFAULT_FAIL_RULES, parseFailRule } from "../../src/compare/fail-rule.js";
 import { mannWhitneyP } from "../../src/compare/mann-whitney.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { ResultWriter } from "../../src/export/result-writer.js";
@@ -61,6 +61,18 @@ describe("compareResults", () => {
     const report = compareResults(baseline, baseline, rules);
     // 4 points and the whole sweep.
     expect(report).toMatchObject({ result: "pass", matchedPoints: 4, counts: { pass: 5, fail: 0, inconclusive: 0 }, experimentChanged: false });
+  });
+
+  it("takes the rules as --fail's texts too, and the default rules where none are given", async () => {
+    await ready;
+    const current = rewritten(baseline, slower);
+    const parsed = compareResults(baseline, current, DEFAULT_FAIL_RULES.map(parseFailRule));
+    expect(parsed.result).toBe("regression");
+    expect(compareResults(baseline, current, DEFAULT_FAIL_RULES)).toEqual(parsed);
+    expect(compareResults(baseline, current)).toEqual(parsed);
+    expect(parsed.rules).toEqual(DEFAULT_FAIL_RULES);
+    expect(compareResults(baseline, current, ["median:updates:10%"])).toEqual(compareResults(baseline, current, rules));
+    expect(() => compareResults(baseline, current, ["median:updates"])).toThrow("--fail median:updates: use converged, errors, or statistic:metric:threshold");
   });
 
   it("fails a real change that the test confirms", async () => {
