@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
@@ -14,6 +14,11 @@ const temporaryFolders: string[] = [];
 afterAll(() => {
   for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
+
+/** The four tables of a result folder, by file name: what "byte-identical tables" compares. */
+export function resultTables(folder: string): Record<string, string> {
+  return Object.fromEntries(["runs.csv", "runs.jsonl", "summary.csv", "summary.json"].map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+}
 
 /** A fresh temporary folder, removed after the test file's last test. */
 export function temporaryFolder(prefix = "perceptron-lab-"): string {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { finished, spawnInGroup, waitUntil } from "../child-processes.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
 /** The real command line, compiled (npm test builds it first). */
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
@@ -11,8 +11,6 @@ function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 const recorded = (folder: string) => (existsSync(join(folder, "runs.jsonl")) ? readFileSync(join(folder, "runs.jsonl"), "utf8").split("\n").length - 1 : 0);
 
 /** A sweep of a few seconds: small margins in 20 dimensions, the runs of a grid point a few ms each. */
@@ -69,7 +67,7 @@ describe("interruption through the command line", () => {
     const resumed = cli(["run", experiment, "--out", outDir, "--resume"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/slow: 96 runs \(\d+ reused from before\)/);
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 
   it("loses at most the runs in flight to SIGKILL, and resumes to identical tables", async () => {
@@ -78,7 +76,7 @@ describe("interruption through the command line", () => {
     expect(code).toBeNull();
     expect(recorded(outDir)).toBeGreaterThan(0);
     expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 
   it("quits at once on a second Ctrl-C, leaving only whole records to resume from", async () => {
@@ -92,7 +90,7 @@ describe("interruption through the command line", () => {
     expect(code).toBe(130);
     expect(stderr).toContain("Interrupted twice: quitting now. --resume continues from the runs written.");
     expect(cli(["run", experiment, "--out", outDir, "--resume", "--quiet"]).code).toBe(0);
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 
   it("reruns a result folder from its manifest and finds it identical", () => {
@@ -105,4 +103,3 @@ describe("interruption through the command line", () => {
     expect(differs.stdout).toContain("differs: summary.csv from line 2");
   });
 });
-

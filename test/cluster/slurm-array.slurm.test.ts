@@ -8,7 +8,7 @@ import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { shardRepeats } from "../../src/sweep/shard.js";
 import { waitUntil } from "../child-processes.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
 /**
  * A real Slurm job array, written by `perceptron-lab slurm` and run as the docs say, on a private
@@ -35,8 +35,6 @@ if (reason !== null && process.env.REQUIRE_SLURM === "1") throw new Error(`REQUI
 if (reason !== null) console.warn(`Skipping the Slurm job array test: ${reason}`);
 
 const CLI = resolve("dist/cli/main.js");
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 
 function cli(cwd: string, args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
@@ -122,7 +120,7 @@ describe.skipIf(reason !== null)("a Slurm job array (real slurmctld and slurmd)"
 
     const whole = cli(cwd, ["run", experiment, ...sets, "--out", "whole", "--quiet", "--no-report"]);
     expect(whole.status).toBe(0);
-    expect(tables(join(cwd, "merged"))).toEqual(tables(join(cwd, "whole")));
+    expect(resultTables(join(cwd, "merged"))).toEqual(resultTables(join(cwd, "whole")));
     expect(readFileSync(join(work, "logs", "shard-1.log"), "utf8")).toMatch(/Interrupted: \d+ of \d+ runs written/);
   });
 });

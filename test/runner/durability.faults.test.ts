@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { finished, killGroup, spawnInGroup, waitUntil } from "../child-processes.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
 /**
  * A result folder is never silently wrong: every write is checked, a kill at any instant leaves a folder
@@ -12,8 +12,6 @@ import { temporaryFolder } from "../helpers.js";
  * src/files/fault-points.ts aimed at each file operation in turn.
  */
 
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 const manifestOf = (folder: string) => JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8"));
 
 interface Result {
@@ -66,7 +64,7 @@ describe("kills aimed at every file operation", () => {
         const out = join(folder, `kill-${k}`);
         const killed = await cliAsync(run(out), { PERCEPTRON_LAB_TEST_KILL_AT: String(k) });
         const resumed = await cliAsync(run(out, "--resume"));
-        const same = resumed.code === 0 && JSON.stringify(tables(out)) === JSON.stringify(tables(reference)) && manifestOf(out).status === "complete";
+        const same = resumed.code === 0 && JSON.stringify(resultTables(out)) === JSON.stringify(resultTables(reference)) && manifestOf(out).status === "complete";
         return { k, operation, path, killed: killed.signal, resumed: resumed.code, stderr: resumed.stderr, same };
       }),
     );
@@ -94,7 +92,7 @@ describe("kills aimed at every file operation", () => {
         copy(out);
         const killed = await cliAsync(run(out, "--resume"), { PERCEPTRON_LAB_TEST_KILL_AT: String(k) });
         const resumed = await cliAsync(run(out, "--resume"));
-        const same = resumed.code === 0 && JSON.stringify(tables(out)) === JSON.stringify(tables(reference));
+        const same = resumed.code === 0 && JSON.stringify(resultTables(out)) === JSON.stringify(resultTables(reference));
         return { k, operation, path, killed: killed.signal, resumed: resumed.code, stderr: resumed.stderr, same };
       }),
     );
@@ -124,7 +122,7 @@ describe("a write that fails", () => {
         const message = failed.code === 1 && lines.length === 1 && named.test(lines[0]!);
         const complete = existsSync(join(out, "manifest.json")) && manifestOf(out).status === "complete";
         const resumed = await cliAsync(run(out, "--resume"));
-        const same = resumed.code === 0 && JSON.stringify(tables(out)) === JSON.stringify(tables(reference));
+        const same = resumed.code === 0 && JSON.stringify(resultTables(out)) === JSON.stringify(resultTables(reference));
         return { k, operation, path, code, exit: failed.code, stderr: failed.stderr, message, wronglyComplete: complete && k <= completedAt, same, resumed: resumed.code, resumedStderr: resumed.stderr };
       }),
     );
@@ -156,7 +154,7 @@ describe("a write that fails", () => {
       expect(cli([...quick, "--resume"]).code).toBe(0);
       const unlimited = join(folder, "quick");
       expect(cli(["run", "experiments/quick.json", "--out", unlimited, "--quiet", "--no-report"]).code).toBe(0);
-      expect(tables(join(mountPoint, "q"))).toEqual(tables(unlimited));
+      expect(resultTables(join(mountPoint, "q"))).toEqual(resultTables(unlimited));
       expect(manifestOf(join(mountPoint, "q")).status).toBe("complete");
     } finally {
       spawnSync("umount", [mountPoint]);
@@ -189,7 +187,7 @@ describe("one writer at a time", () => {
     const out = join(folder, "race");
     const [a, b] = await Promise.all([cliAsync(run(out)), cliAsync(run(out))]);
     expect([a.code, b.code].sort()).toEqual([0, 2]);
-    expect(tables(out)).toEqual(tables(reference));
+    expect(resultTables(out)).toEqual(resultTables(reference));
     expect(manifestOf(out).status).toBe("complete");
   });
 });

@@ -11,10 +11,8 @@ import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { shardRepeats, shardRuns, ShardSplit } from "../../src/sweep/shard.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 
 function loaded(source: Record<string, unknown>, hash: string): LoadedExperiment {
   return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
@@ -83,7 +81,7 @@ describe("shards", () => {
     for (const [k, dir] of dirs.entries()) await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 } });
     const report = await mergeShards(join(folder, "merged"), [dirs[2]!, dirs[0]!, dirs[1]!]);
     expect(report.counts).toMatchObject({ runs: 130, recorded: 130, errors: 0 });
-    expect(tables(join(folder, "merged"))).toEqual(tables(full));
+    expect(resultTables(join(folder, "merged"))).toEqual(resultTables(full));
     const manifest = JSON.parse(readFileSync(join(folder, "merged", "manifest.json"), "utf8"));
     expect(manifest).toMatchObject({ status: "complete", shard: null, mergedFrom: dirs });
 
@@ -107,7 +105,7 @@ describe("shards", () => {
     );
     const notes: string[] = [];
     await mergeShards(join(folder, "m6"), dirs, { allowMixedVersions: true, onNote: (text) => notes.push(text) });
-    expect(tables(join(folder, "m6"))).toEqual(tables(full));
+    expect(resultTables(join(folder, "m6"))).toEqual(resultTables(full));
     expect(notes).toEqual([`${dirs[1]} was written by perceptron-lab 0.3.0, ${dirs[0]} by ${written.tool.version}: merged as asked (--allow-mixed-versions)`]);
     writeFileSync(manifestPath, original);
     const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
@@ -115,10 +113,10 @@ describe("shards", () => {
     await expect(mergeShards(join(folder, "m5"), dirs)).rejects.toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
     // A refusal part way leaves nothing: no tables in a new folder, and an old folder's results as they were.
     expect(readdirSync(join(folder, "m5"))).toEqual([]);
-    const before = tables(join(folder, "merged"));
+    const before = resultTables(join(folder, "merged"));
     const manifestBefore = readFileSync(join(folder, "merged", "manifest.json"), "utf8");
     await expect(mergeShards(join(folder, "merged"), dirs, { overwrite: true })).rejects.toThrow(/is in no shard/);
-    expect(tables(join(folder, "merged"))).toEqual(before);
+    expect(resultTables(join(folder, "merged"))).toEqual(before);
     expect(readFileSync(join(folder, "merged", "manifest.json"), "utf8")).toBe(manifestBefore);
     expect(readdirSync(join(folder, "merged")).filter((entry) => entry.startsWith("."))).toEqual([]);
   });
@@ -151,7 +149,7 @@ describe("shards", () => {
     const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/main.js"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
-    expect(tables(out)).toEqual(tables(full));
+    expect(resultTables(out)).toEqual(resultTables(full));
     expect(existsSync(join(out, "manifest.json"))).toBe(true);
   });
 

@@ -3,15 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment, type RunExperimentOptions } from "../../src/runner/run-experiment.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
 /** Faults planted in the pool's workers (src/pool/test-faults.ts): each run's failure is data, the sweep goes on. */
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
-const source = { name: "resume", seed: 3, repeats: 6, grid: { n: [20, 40], d: [2, 5], margin: [0.05, 0.2], init: ["zero", "normal:1"], order: ["cyclic", "shuffle"] } };
+const source = { name: "pool-faults", seed: 3, repeats: 6, grid: { n: [20, 40], d: [2, 5], margin: [0.05, 0.2], init: ["zero", "normal:1"], order: ["cyclic", "shuffle"] } };
 const sweep: LoadedExperiment = { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "a".repeat(64) };
 const RUNS = 192;
 const small = { threads: 2, batch: { maxRuns: 4 } } satisfies RunExperimentOptions;
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 const lines = (folder: string) => readFileSync(join(folder, "runs.jsonl"), "utf8").split("\n").filter(Boolean);
 
 describe("faults inside the pool", () => {
@@ -38,6 +36,6 @@ describe("faults inside the pool", () => {
     // --retry-errors reruns only the failed runs: the tables become those of a clean sweep.
     const retried = await runExperiment(sweep, { ...small, outDir, resume: true, retryErrors: true });
     expect(retried.counts).toMatchObject({ errors: 0, reused: RUNS - 4 });
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 });

@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/experiment/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment, type RunExperimentOptions } from "../../src/runner/run-experiment.js";
-import { temporaryFolder } from "../helpers.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
-const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
 
 function loaded(source: Record<string, unknown>, hash = "a".repeat(64)): LoadedExperiment {
   return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash };
@@ -18,7 +17,6 @@ const sweep = loaded(source);
 const RUNS = 192;
 const small = { threads: 2, batch: { maxRuns: 4 } } satisfies RunExperimentOptions;
 
-const tables = (folder: string) => Object.fromEntries(TABLES.map((file) => [file, readFileSync(join(folder, file), "utf8")]));
 const lines = (folder: string, file = "runs.jsonl") => readFileSync(join(folder, file), "utf8").split("\n").filter(Boolean);
 
 /** Runs until `after` runs are written, then aborts as Ctrl-C does. */
@@ -56,7 +54,7 @@ describe("resume", () => {
     const resumed = await runExperiment(sweep, { ...small, outDir, resume: true });
     expect(resumed.outcome).toBe("complete");
     expect(resumed.counts.reused).toBe(report.counts.recorded);
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
     expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
   });
 
@@ -71,7 +69,7 @@ describe("resume", () => {
     expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(true);
     const final = await runExperiment(sweep, { ...small, outDir, resume: true });
     expect(final.outcome).toBe("complete");
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 
   it("refuses a line that is not its run's record, naming file and line", async () => {
@@ -88,10 +86,10 @@ describe("resume", () => {
 
   it("resumes a finished sweep as a no-op", async () => {
     await clean;
-    const before = tables(reference);
+    const before = resultTables(reference);
     const report = await runExperiment(sweep, { ...small, outDir: reference, resume: true });
     expect(report.outcome).toBe("already-complete");
-    expect(tables(reference)).toEqual(before);
+    expect(resultTables(reference)).toEqual(before);
   });
 
   it("never overwrites results silently", async () => {
@@ -103,7 +101,7 @@ describe("resume", () => {
     await interruptAfter(10, outDir);
     const again = await runExperiment(sweep, { ...small, outDir, overwrite: true });
     expect(again.counts.reused).toBe(0);
-    expect(tables(outDir)).toEqual(tables(reference));
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
   });
 
   it("refuses to resume from a changed experiment file unless forced, then reuses the runs that still match", async () => {
@@ -118,6 +116,6 @@ describe("resume", () => {
     expect(forced.counts.reused).toBeGreaterThan(0);
     const fresh = temporaryFolder();
     await runExperiment(changed, { ...small, outDir: fresh });
-    expect(tables(outDir)).toEqual(tables(fresh));
+    expect(resultTables(outDir)).toEqual(resultTables(fresh));
   });
 });
