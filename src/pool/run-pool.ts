@@ -72,17 +72,17 @@ export class RunPool {
     this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : timeoutMilliseconds(options.runTimeoutSeconds);
     this.#memoryMb = options.workerMemoryMb ?? null;
     this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
-    const extension = extname(fileURLToPath(import.meta.url));
-    const bundle = extension === ".ts" ? testWorkerBundle() : null;
+    const fromSources = extname(fileURLToPath(import.meta.url)) === ".ts";
+    const bundle = fromSources ? testWorkerBundle() : null;
     // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts through tsx, or its bundle.
-    const filename = bundle ?? new URL(extension === ".ts" ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
+    const filename = bundle ?? new URL(fromSources ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
     this.#pool = new Piscina({
       filename,
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
-      execArgv: extension === ".ts" && bundle === null ? typeScriptExecArgv() : undefined,
+      execArgv: fromSources && bundle === null ? typeScriptExecArgv() : undefined,
       workerData: {
         faults: options.faults,
         memoryMb: this.#memoryMb ?? undefined,
