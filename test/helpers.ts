@@ -1,3 +1,4 @@
+import { BOUND_KEYS, type BoundsDeclaration } from "../src/bounds/bound-choice.js";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,6 +39,9 @@ export function learnerOf(vectors: readonly (readonly number[])[]): LearnerData 
   return toLearnerCoordinates(dataSetOf(vectors, vectors.map(() => 1)), false);
 }
 
+/** Every bound, as `bounds: "all"` resolves: what the tests of the bounds' values compute. */
+export const EVERY_BOUND_KEY: BoundsDeclaration = [...BOUND_KEYS];
+
 /** A planted run spec (n = 50, d = 5, γ = 0.1, R = 1, with bias, η = 1, ŵ(0) = 0, cyclic, max-margin on), overridable. */
 export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
   return {
@@ -62,6 +66,7 @@ export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {
     order: "cyclic",
     maxEpochs: 100_000,
     optimal: true,
+    bounds: EVERY_BOUND_KEY,
     dataVersion: 1,
     ...overrides,
   };
@@ -81,7 +86,7 @@ export function sweepPoint(point: number, parameters: PointParameters = pointPar
 }
 
 /** Sweep settings for batches built in tests. */
-export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true, dataVersion: 1 };
+export const TEST_SETTINGS: RunSettings = { seed: 7, maxEpochs: 10_000, optimal: true, bounds: EVERY_BOUND_KEY, dataVersion: 1 };
 
 /** The first 16 hex digits of SHA-256 over typed arrays' bytes: the golden digests of data versions. */
 export function bytesDigest(...arrays: ArrayBufferView[]): string {

@@ -29,6 +29,10 @@ export interface SeparatorBounds {
 
 const NO_BOUNDS: BoundSet = { novikoff: null, snapp: null, hu: null, optimised: null, best: null };
 
+/** Which of the four bounds to compute (`best` is the smallest of those computed); default all four. */
+export type WantedBounds = Readonly<Record<Exclude<BoundName, "best">, boolean>>;
+const EVERY_BOUND: WantedBounds = { novikoff: true, snapp: true, hu: true, optimised: true };
+
 /**
  * Every bound of docs/theory.md for the separator ŵ (any positive scale) and a run with increment η from ŵ(0).
  *
@@ -68,6 +72,7 @@ export function computeBoundsWithDots(
   eta: number,
   initialWeights: Float64Array,
   separatorDots: ArrayLike<number> | undefined,
+  wanted: WantedBounds = EVERY_BOUND,
 ): SeparatorBounds {
   const { n, dim, u } = data;
   const m = maxRowSquare(u, n, dim);
@@ -85,15 +90,18 @@ export function computeBoundsWithDots(
     // From ŵ(0) = 0 (v = 0): Snapp's k_max and N(0) are (R/γ)² (docs/theory.md, bounds 2 and 4), Hu's D² is
     // ‖c ŵ‖² = c² S. Each from its own upper ends, no pass over the components.
     const hu = mulUp(square(c).hi, s.hi);
-    return { margin, bounds: { novikoff, snapp: novikoff, hu, optimised: novikoff, best: Math.min(novikoff!, hu) } };
+    return { margin, bounds: only(wanted, { novikoff, snapp: novikoff, hu, optimised: novikoff }) };
   }
 
   const initNorm2 = dotEnclosure(initialWeights, 0, initialWeights, 0, dim);
-  const minInitDot = minRowDot(u, n, dim, initialWeights, mulUp(sqrtUp(initNorm2.hi), sqrtUp(m.hi)));
-  const snappFactor = sub(m, div(mul(point(2), minInitDot), etaPoint));
-  const snapp = snappFactor.hi <= 0 ? 0 : upperBound(snappFactor);
-
-  const hu = huUpper(initialWeights, eta, separator, c);
+  let snapp: number | null = null;
+  if (wanted.snapp) {
+    const minInitDot = minRowDot(u, n, dim, initialWeights, mulUp(sqrtUp(initNorm2.hi), sqrtUp(m.hi)));
+    const snappFactor = sub(m, div(mul(point(2), minInitDot), etaPoint));
+    snapp = snappFactor.hi <= 0 ? 0 : upperBound(snappFactor);
+  }
+  const hu = wanted.hu ? huUpper(initialWeights, eta, separator, c) : null;
+  if (!wanted.optimised) return { margin, bounds: only(wanted, { novikoff, snapp, hu, optimised: null }) };
 
   const etaSquared = square(etaPoint);
   const vNorm2 = div(initNorm2, etaSquared);
@@ -106,10 +114,17 @@ export function computeBoundsWithDots(
   const root = hypot(b, rootX);
   const numerator = b.hi >= 0 ? add(b, root) : div(square(rootX), sub(root, b));
   const optimised = divUp(mulUp(numerator.hi, s.hi), mulDown(2, denominator));
+  return { margin, bounds: only(wanted, { novikoff, snapp, hu, optimised }) };
+}
 
+/** The wanted bounds (the others null) and `best`, the smallest of them that applies (null if none does). */
+function only(wanted: WantedBounds, all: Omit<BoundSet, "best">): BoundSet {
+  const novikoff = wanted.novikoff ? all.novikoff : null;
+  const snapp = wanted.snapp ? all.snapp : null;
+  const hu = wanted.hu ? all.hu : null;
+  const optimised = wanted.optimised ? all.optimised : null;
   const applicable = [novikoff, snapp, hu, optimised].filter((value): value is number => value !== null);
-  const best = Math.min(...applicable);
-  return { margin, bounds: { novikoff, snapp, hu, optimised, best } };
+  return { novikoff, snapp, hu, optimised, best: applicable.length === 0 ? null : Math.min(...applicable) };
 }
 
 /** √(x² + y²) of two intervals, through a power of two k near the larger: k·√((x/k)² + (y/k)²), k exact. */

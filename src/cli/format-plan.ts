@@ -15,9 +15,29 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string):
   lines.push(
     `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows: an upper estimate; the max-margin QP not counted)`,
   );
+  lines.push(...boundLines(plan));
   lines.push(`would write to ${outDir}/ (${folderState(outDir)})`);
   lines.push("dry run: nothing was run or written");
   return `${lines.join("\n")}\n`;
+}
+
+/** Which bounds the runs compute, when, and at what cost; the names not computed, whose columns stay empty. */
+function boundLines(plan: PlanDescription): string[] {
+  const { declared, optimal, names, beyondSeparableRuns, csvRuns } = plan.bounds;
+  const separators = optimal ? "planted and max-margin separators" : "planted separator (optimal is off: no max-margin columns)";
+  const lines = [`bounds (${declared}), for the ${separators}:`];
+  const runs = plan.shard === null ? plan.runs : plan.shardRuns;
+  for (const { key, mode, cost } of names) {
+    if (mode === "never") continue;
+    const when =
+      mode === "always"
+        ? "every run"
+        : `runs not known to be separable: ${count(beyondSeparableRuns, "run")} of ${runs.toLocaleString("en")} with noise or overlap${csvRuns > 0 ? `, and those of the ${count(csvRuns, "csv run")} for which no separating vector is found` : ""}`;
+    lines.push(`  ${key}: ${when}; cost ${cost}`);
+  }
+  const skipped = names.filter(({ mode }) => mode === "never").map(({ key }) => key);
+  if (skipped.length > 0) lines.push(`  not computed (their columns stay empty): ${skipped.join(", ")}`);
+  return lines;
 }
 
 function count(value: number, noun: string): string {

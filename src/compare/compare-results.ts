@@ -1,3 +1,4 @@
+import { boundKeyOfColumn, boundModes, describeBounds } from "../bounds/bound-choice.js";
 import { mean, median } from "simple-statistics";
 import { statistics } from "../aggregate/statistics.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
@@ -112,6 +113,7 @@ export function compareResults(
       `${baselineFolder} holds ${holds(baseline.shard)}, ${currentFolder} ${holds(current.shard)}: compare like with like (the same shard of each sweep, or merge the shards first)`,
     );
   }
+  for (const rule of rules) if (rule.kind === "statistic") sameBounds(metricColumn(rule.metric, baseline), baseline, current);
   const checks: Check[] = [];
   const matched: string[] = [];
   for (const [key, before] of baseline.points) {
@@ -162,6 +164,21 @@ export function compareResults(
     failures,
     result: failures.length > 0 ? "regression" : "pass",
   };
+}
+
+/**
+ * Refuses to compare a bound's column that one folder computed on runs where the other did not (their
+ * `bounds` differ on it): its empty cells would read as a change of the code.
+ */
+function sameBounds(column: string, baseline: LoadedResults, current: LoadedResults): void {
+  const key = boundKeyOfColumn(column);
+  if (key === null) return;
+  const [before, after] = [baseline, current].map((results) => boundModes(results.bounds)[key]);
+  if (before === after) return;
+  throw new InputError(
+    `${baseline.folder} and ${current.folder} computed ${column} on different runs (bounds ${describeBounds(baseline.bounds)} and ${describeBounds(current.bounds)}): ` +
+      `run both with the same "bounds", or compare other columns`,
+  );
 }
 
 /** `ratio.<bound>` reads the max-margin separator's ratio, or the planted one's when the solver was off. */

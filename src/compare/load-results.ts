@@ -1,3 +1,4 @@
+import { recordedBounds, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete } from "../runner/manifest.js";
@@ -12,6 +13,8 @@ export interface LoadedResults {
   readonly hash: string;
   readonly tool: ToolInfo;
   readonly optimal: boolean;
+  /** Which bounds its runs computed (every one, for folders written before the `bounds` key). */
+  readonly bounds: BoundsDeclaration;
   /** docs/theory.md, "Data versions": how the data were drawn (1 for folders that do not say). */
   readonly dataVersion: number;
   /** The shard the folder holds (its summaries are then over the shard's runs), or null. */
@@ -52,7 +55,7 @@ export function loadResults(folder: string): LoadedResults {
     if (converged) append(runs, key, row);
   }
   const dataVersion = recordedDataVersion(manifest);
-  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, dataVersion, shard: manifest.shard, points, runs, outcomes };
+  return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, bounds: recordedBounds(manifest.resolved), dataVersion, shard: manifest.shard, points, runs, outcomes };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BOUND_KEYS } from "../bounds/bound-choice.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
@@ -90,6 +91,19 @@ export const experimentSchema = z
       .boolean({ error: "must be true or false" })
       .optional()
       .describe("Compute the max-margin separator and its bounds for every run (the slowest step); default true."),
+    bounds: z
+      .union([
+        z.enum(["all", "default", ...BOUND_KEYS], { error: `must be "all", "default", or one or a list of ${BOUND_KEYS.join(", ")}` }),
+        // An empty list computes no bound: a study of the updates alone, at the perceptron's own speed.
+        z.array(z.enum(BOUND_KEYS, { error: `must be one of ${BOUND_KEYS.join(", ")}` })),
+      ], { error: `must be "all", "default", or one or a list of ${BOUND_KEYS.join(", ")}` })
+      .optional()
+      .describe(
+        `Which bounds every run computes (docs/experiments.md, "Which bounds"): a list of ${BOUND_KEYS.join(", ")}, or "all". ` +
+          'Default ("default"): novikoff, snapp, hu, optimised and best for the planted separator and, with optimal, the max-margin one; ' +
+          "freundSchapire and tightest only on data not known to be separable (label noise or overlap above 0, or a csv data set without a separating vector found). " +
+          "Columns not computed stay in the tables, empty.",
+      ),
     dataVersion: z
       .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
       .optional()
@@ -97,6 +111,15 @@ export const experimentSchema = z
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),
+  })
+  .superRefine((input, ctx) => {
+    const listed = input.bounds === undefined || input.bounds === "all" || input.bounds === "default" ? null : [input.bounds].flat();
+    if (listed !== null && listed.length > 0 && listed.every((name) => name === "best")) {
+      ctx.addIssue({ code: "custom", path: ["bounds"], input: input.bounds, message: "best is the smallest of the bounds listed: list at least one of novikoff, snapp, hu, optimised, tightest beside it" });
+    }
+    if (listed?.includes("tightest") && input.optimal === false) {
+      ctx.addIssue({ code: "custom", path: ["bounds"], input: input.bounds, message: "tightest searches from the max-margin separator: it needs optimal true" });
+    }
   })
   .describe("A perceptron-lab experiment.");
 

@@ -1,3 +1,4 @@
+import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 import type { DataVersion } from "../random/data-version.js";
 import type { GeneratorName } from "./experiment-schema.js";
@@ -36,6 +37,8 @@ export interface Experiment {
   readonly maxEpochs: number;
   /** Whether every run computes the max-margin separator. */
   readonly optimal: boolean;
+  /** Which bounds every run computes (docs/experiments.md, "Which bounds"): "default" or the names listed. */
+  readonly bounds: BoundsDeclaration;
   /** How the runs draw (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
   readonly grids: readonly Grid[];

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, extname, resolve } from "node:path";
+import { resolveBounds } from "../bounds/bound-choice.js";
 import type { DataSet } from "../generators/data-set.js";
 import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { planSweep } from "../sweep/plan-sweep.js";
@@ -129,6 +130,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     repeats: input.repeats ?? EXPERIMENT_DEFAULTS.repeats,
     maxEpochs: input.maxEpochs ?? EXPERIMENT_DEFAULTS.maxEpochs,
     optimal: input.optimal ?? EXPERIMENT_DEFAULTS.optimal,
+    bounds: resolveBounds(input.bounds),
     dataVersion: input.dataVersion ?? LATEST_DATA_VERSION,
     grids: resolvedGrids,
     dataFiles: files.infos,

@@ -1,3 +1,4 @@
+import { BOUND_KEYS, boundModes, describeBounds, recordedBounds, type BoundMode, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
@@ -61,6 +62,7 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
   const facts = [
     `${c.runs} runs in ${summary.length} grid points: ${c.converged} converged, ${c.notConverged} not converged, ${c.errors} errors, ${c.violatingRuns} violations.`,
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
+    boundsFact(recordedBounds(manifest.resolved), manifest.resolved.optimal),
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${ordinal(every)} run (${runs.length} of ${c.runs}).`] : []),
     ...notes,
@@ -70,4 +72,14 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
   const page = join(folder, REPORT_FILES.html);
   writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary));
   return page;
+}
+
+/** Which bounds the runs computed, and which not (their columns empty, drawn by no plot). */
+function boundsFact(declared: BoundsDeclaration, optimal: boolean): string {
+  const modes = boundModes(declared);
+  const named = (mode: BoundMode) => BOUND_KEYS.filter((key) => modes[key] === mode);
+  const parts = [`Bounds computed (bounds: ${describeBounds(declared)}), for the planted separator${optimal ? " and the max-margin one" : " only (optimal off)"}: ${named("always").join(", ") || "none"} on every run`];
+  if (named("unlessSeparable").length > 0) parts.push(`${named("unlessSeparable").join(", ")} on runs whose data are not known to be separable`);
+  const never = named("never");
+  return `${parts.join("; ")}.${never.length > 0 ? ` Not computed: ${never.join(", ")} (their columns are empty and no plot draws them).` : ""}`;
 }

@@ -1,4 +1,5 @@
-import { computeBoundsWithDots, type SeparatorBounds } from "../bounds/convergence-bounds.js";
+import { ALL_BOUNDS, computes, type BoundModes } from "../bounds/bound-choice.js";
+import { computeBoundsWithDots, type SeparatorBounds, type WantedBounds } from "../bounds/convergence-bounds.js";
 import { freundSchapireAlong, type FreundSchapire } from "../bounds/freund-schapire.js";
 import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
@@ -36,6 +37,14 @@ export interface AnalysisOptions {
   readonly optimal?: boolean;
   /** Where the learner's coordinates are written (default a new array; executeRun's own, reused run after run). */
   readonly learnerArray?: Float64Allocator;
+  /** Which bounds to compute (bound-choice.ts; default every one, on every run). */
+  readonly bounds?: BoundModes;
+  /**
+   * Whether the data were drawn from a law made non-separable (planted label noise or overlap above 0): the
+   * default's Freund–Schapire bounds and tightest separators are computed on such data, and on data for which
+   * no separating vector is known.
+   */
+  readonly beyondSeparable?: boolean;
 }
 
 export interface Analysis {
@@ -62,7 +71,7 @@ export interface Analysis {
   readonly finalErrors: number;
   /** The fewest training points misclassified by ŵ at the end of any epoch of the run (the pocket). */
   readonly pocketErrors: number;
-  /** Freund–Schapire at E = epochs (ŵ(0) = 0 only): along the planted separator, and over every (u, γ) (with `optimal`). */
+  /** Freund–Schapire at E = epochs (ŵ(0) = 0 only, where computed): along the planted separator, and over every (u, γ) (with `optimal`). */
   readonly freundSchapire: { readonly planted: FreundSchapire | null; readonly tightest: FreundSchapire | null } | null;
   /**
    * The separators with the smallest Hu D² and N(v) found, whenever a max-margin separator was (searched
@@ -96,7 +105,11 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const orderStream = () => (options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined);
   const perceptron = runPerceptron(learner, { ...training, random: orderStream() });
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
-  const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots);
+  const modes = analysis.bounds ?? ALL_BOUNDS;
+  // The four bounds of a separator are computed on every run or on none (only the default's Freund–Schapire
+  // bounds and tightest separators depend on the run's data); its margin always.
+  const wanted: WantedBounds = { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
+  const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots, wanted);
   const planted = plantedSeparator(data, options.bias);
   // The planted separator's plain pass over the rows, once for its margin and its Freund–Schapire search.
   const plantedDots = planted === null ? undefined : separatorDots(learner, planted);
@@ -127,13 +140,17 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
 
   const zeroInit = initialWeights.every((value) => value === 0);
   const withOptimal = analysis.optimal !== false && learner.n * learner.dim * learner.dim <= TIGHTEST_LIMIT;
-  const freundSchapire = zeroInit
+  const notKnownSeparable = analysis.beyondSeparable === true || separable !== true;
+  const freundSchapire = zeroInit && computes(modes.freundSchapire, notKnownSeparable)
     ? {
         planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs, plantedDots),
         tightest: withOptimal ? tightestFreundSchapire(learner, perceptron.epochs, [planted, maxMargin?.separator ?? null]) : null,
       }
     : null;
-  const tightest = maxMargin?.separator && optimal !== null && (zeroInit || withOptimal) ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted) : null;
+  const tightest =
+    maxMargin?.separator && optimal !== null && (zeroInit || withOptimal) && computes(modes.tightest, notKnownSeparable)
+      ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted)
+      : null;
   return {
     perceptron,
     initialWeights,

@@ -1,3 +1,4 @@
+import { boundModes, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
@@ -40,17 +41,18 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray: learner },
+    { optimal: spec.optimal, learnerArray: learner, bounds: modesOf(spec.bounds), beyondSeparable: beyondSeparable(spec) },
   );
+  const withBest = modesOf(spec.bounds).best !== "never";
   const { updates, epochs, converged } = analysis.perceptron;
   if (!beyondSeparable(spec) && analysis.planted !== null && !(analysis.planted.margin > 0)) {
     // The input rules keep margin ≥ 1e-12 × radius (MIN_MARGIN_TO_RADIUS), where this cannot happen.
     throw new NumericalRangeError(`the planted data came out with margin ${analysis.planted.margin} (not separated by the planted hyperplane): margin/radius is below float64's resolution`);
   }
-  const bounds = { planted: analysis.planted?.bounds ?? null, optimal: analysis.optimal?.bounds ?? null };
+  const bounds = { planted: withoutBest(analysis.planted?.bounds ?? null, withBest), optimal: withoutBest(analysis.optimal?.bounds ?? null, withBest) };
   const tightestHu = analysis.tightest?.hu?.bound ?? null;
   const tightestOptimised = analysis.tightest?.optimised?.bound ?? null;
-  const best = [bounds.planted?.best ?? null, bounds.optimal?.best ?? null, tightestHu, tightestOptimised].reduce(bestOf, null);
+  const best = withBest ? [bounds.planted?.best ?? null, bounds.optimal?.best ?? null, tightestHu, tightestOptimised].reduce(bestOf, null) : null;
   const fs = analysis.freundSchapire;
   const plantedFs = fs?.planted?.bound ?? null;
   const tightestFs = fs?.tightest?.bound ?? null;
@@ -93,6 +95,19 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
   });
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
+}
+
+/** The last declaration's modes: a batch's runs share one declaration, so this resolves it once a batch. */
+let lastModes: { declared: BoundsDeclaration; modes: BoundModes } | null = null;
+
+function modesOf(declared: BoundsDeclaration): BoundModes {
+  if (lastModes?.declared !== declared) lastModes = { declared, modes: boundModes(declared) };
+  return lastModes.modes;
+}
+
+/** A separator's bounds without `best` where the experiment does not compute it. */
+function withoutBest(bounds: BoundSet | null, withBest: boolean): BoundSet | null {
+  return bounds === null || withBest ? bounds : { ...bounds, best: null };
 }
 
 type RowHead = Pick<

@@ -1,3 +1,4 @@
+import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { BoundName } from "../bounds/convergence-bounds.js";
 import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
@@ -61,6 +62,8 @@ export interface RunSpec extends PointParameters {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
+  /** Which bounds to compute (the experiment's `bounds`): the manifest records it, the rows do not. */
+  readonly bounds: BoundsDeclaration;
   /** How the run draws (docs/theory.md, "Data versions"): the manifest records it, the rows do not. */
   readonly dataVersion: DataVersion;
 }
@@ -76,7 +79,7 @@ export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;
 export type OptimalStatus = MaxMarginStatus | "off";
 
 /** What a worker returns for one run: plain JSON-safe data, one row of runs.csv / runs.jsonl. */
-export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "dataVersion"> & {
+export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVersion"> & {
   readonly status: "ok" | "error";
   /** The message of a run that threw; null when ok. */
   readonly error: string | null;

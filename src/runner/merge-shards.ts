@@ -1,3 +1,4 @@
+import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
@@ -5,7 +6,7 @@ import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
-import { withDataVersion } from "./recorded-experiment.js";
+import { withRecordedDefaults } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, type Manifest } from "./manifest.js";
 import type { RunStream } from "./recorded-runs.js";
@@ -63,6 +64,10 @@ export async function mergeShards(
         `${dir} holds data version ${recordedDataVersion(manifest)}, ${shardDirs[0]} data version ${recordedDataVersion(first)}: the shards drew different data; rerun them with one data version`,
       );
     }
+    const bounds = (m: typeof manifest) => describeBounds(recordedBounds(m.resolved));
+    if (bounds(manifest) !== bounds(first)) {
+      throw new InputError(`${dir} computed bounds ${bounds(manifest)}, ${shardDirs[0]} bounds ${bounds(first)}: a column would be empty in some runs only; rerun the shards with one "bounds"`);
+    }
     if (manifest.tool.version !== first.tool.version) {
       if (!options.allowMixedVersions) {
         throw new InputError(
@@ -81,7 +86,7 @@ export async function mergeShards(
   if (missing.length > 0) throw new InputError(`shard${missing.length > 1 ? "s" : ""} ${missing.map((index) => `${index}/${count}`).join(", ")} missing`);
 
   // The plan needs the data files' shapes only, which the manifest records: the files themselves need not be here.
-  const experiment = parseExperiment(withDataVersion(first), first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
+  const experiment = parseExperiment(withRecordedDefaults(first), first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
     recorded: first.resolved.dataFiles ?? {},
     recordedOnly: true,
   });

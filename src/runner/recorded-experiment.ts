@@ -3,6 +3,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { parseExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged } from "../experiment/read-data-files.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
+import { recordedBounds } from "../bounds/bound-choice.js";
 import { recordedDataVersion, type Manifest } from "./manifest.js";
 
 /**
@@ -13,18 +14,22 @@ import { recordedDataVersion, type Manifest } from "./manifest.js";
 export function recordedExperiment(folder: string, manifest: Manifest): LoadedExperiment {
   const { source, hash, name, path, overrides } = manifest.experiment;
   const dataSets = new Map<string, DataSet>();
-  const experiment = parseExperiment(withDataVersion(manifest), name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`, { recorded: manifest.resolved.dataFiles ?? {}, dataSets });
+  const experiment = parseExperiment(withRecordedDefaults(manifest), name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`, { recorded: manifest.resolved.dataFiles ?? {}, dataSets });
   checkDataFilesUnchanged(manifest.resolved.dataFiles, experiment.dataFiles, folder);
   return { path, experiment, source, hash, ...(overrides ? { overrides } : {}), ...(dataSets.size === 0 ? {} : { dataSets }) };
 }
 
 /**
- * A manifest's experiment source with its data version made explicit: a source that does not pin one
- * ran with the default of the tool that wrote it (the manifest's resolved.dataVersion, or version 1 for
- * tools before versions existed), not with today's default.
+ * A manifest's experiment source with its data version and its bounds made explicit: a source that does not
+ * pin them ran with the defaults of the tool that wrote it (the manifest's resolved dataVersion and bounds;
+ * version 1 for tools before data versions, every bound for tools before the `bounds` key), not with today's.
  */
-export function withDataVersion(manifest: Manifest): unknown {
+export function withRecordedDefaults(manifest: Manifest): unknown {
   const source = manifest.experiment.source;
-  if (source === null || typeof source !== "object" || Array.isArray(source) || "dataVersion" in source) return source;
-  return { ...source, dataVersion: recordedDataVersion(manifest) };
+  if (source === null || typeof source !== "object" || Array.isArray(source)) return source;
+  return {
+    ...source,
+    ...("dataVersion" in source ? {} : { dataVersion: recordedDataVersion(manifest) }),
+    ...("bounds" in source ? {} : { bounds: recordedBounds(manifest.resolved) }),
+  };
 }

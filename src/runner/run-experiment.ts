@@ -1,3 +1,4 @@
+import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -386,6 +387,15 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
       throw new InputError(
         `${outDir} holds runs of data version ${recorded}, and the experiment now draws with data version ${now}: ` +
           `pin "dataVersion": ${recorded} in the experiment (or --set dataVersion=${recorded}) to continue them, or --overwrite to start over`,
+      );
+    }
+    // A run's empty columns say what the sweep computed: every run of a folder computes the same bounds.
+    const recordedChoice = describeBounds(recordedBounds(manifest.resolved));
+    const choice = describeBounds(loaded.experiment.bounds);
+    if (recordedChoice !== choice) {
+      throw new InputError(
+        `${outDir} holds runs that computed bounds ${recordedChoice}, and the experiment now computes ${choice}: ` +
+          `pin "bounds" to ${recordedChoice} in the experiment (or --set bounds=${recordedChoice === "none" ? "[]" : recordedChoice}) to continue them, or --overwrite to start over`,
       );
     }
   }

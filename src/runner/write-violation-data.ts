@@ -22,7 +22,7 @@ export interface ViolationRecord {
 
 /** A row's spec back: the row carries every parameter and the seed; the experiment the rest. */
 export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
-  return { ...pick(row, RUN_KEYS), maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, dataVersion: experiment.dataVersion };
+  return { ...pick(row, RUN_KEYS), maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, bounds: experiment.bounds, dataVersion: experiment.dataVersion };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, type BoundKey, type BoundMode } from "../bounds/bound-choice.js";
+import { beyondSeparable } from "../run/run-types.js";
 import type { Experiment, Grid } from "../experiment/experiment.js";
 import { estimateRunCost } from "./estimate-run-cost.js";
 import { planSweep, type SkippedPoints } from "./plan-sweep.js";
@@ -22,6 +24,15 @@ export interface PlanDescription {
    * max-margin QP is not counted).
    */
   readonly multiplyAdds: number;
+  /** The bounds the runs compute: the declaration, and each name's mode with what it costs. */
+  readonly bounds: {
+    readonly declared: string;
+    readonly optimal: boolean;
+    readonly names: readonly { readonly key: BoundKey; readonly mode: BoundMode; readonly cost: string }[];
+    /** Runs (of the shard) drawn from a law made non-separable (noise or overlap above 0), and runs on csv data (decided when run). */
+    readonly beyondSeparableRuns: number;
+    readonly csvRuns: number;
+  };
 }
 
 /** Expands and costs an experiment's sweep without running it. */
@@ -30,15 +41,20 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
   let shardRuns = 0;
   let multiplyAdds = 0;
+  let beyondSeparableRuns = 0;
+  let csvRuns = 0;
+  const add = (point: SweepPoint, runs: number) => {
+    shardRuns += runs;
+    multiplyAdds += costOf(point) * runs;
+    if (beyondSeparable(point.parameters)) beyondSeparableRuns += runs;
+    if (point.parameters.generator === "csv") csvRuns += runs;
+  };
   if (shard === null) {
-    for (const point of plan.points()) multiplyAdds += costOf(point) * plan.repeats;
-    shardRuns = plan.runCount;
+    for (const point of plan.points()) add(point, plan.repeats);
   } else {
-    for (const { point } of shardRepeats(plan, shard, costOf)) {
-      shardRuns++;
-      multiplyAdds += costOf(point);
-    }
+    for (const { point } of shardRepeats(plan, shard, costOf)) add(point, 1);
   }
+  const modes = boundModes(experiment.bounds);
   return {
     name: experiment.name,
     points: plan.pointCount,
@@ -49,6 +65,13 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
     shard,
     shardRuns,
     multiplyAdds,
+    bounds: {
+      declared: describeBounds(experiment.bounds),
+      optimal: experiment.optimal,
+      names: BOUND_KEYS.map((key) => ({ key, mode: modes[key], cost: BOUND_ENTRIES[key].cost })),
+      beyondSeparableRuns,
+      csvRuns,
+    },
   };
 }
 

@@ -46,7 +46,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
     return valid;
   });
   const pointCount = gridPointCounts.reduce((sum, count) => sum + count, 0);
-  const settings: RunSettings = { seed: experiment.seed, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, dataVersion: experiment.dataVersion };
+  const settings: RunSettings = { seed: experiment.seed, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, bounds: experiment.bounds, dataVersion: experiment.dataVersion };
   const points = () => sweepPoints(experiment);
   return {
     pointCount,

@@ -1,3 +1,4 @@
+import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { RunTables } from "../export/run-lines.js";
 import type { DataVersion } from "../random/data-version.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
@@ -10,6 +11,8 @@ export interface RunSettings {
   readonly maxEpochs: number;
   /** Whether to compute the max-margin separator. */
   readonly optimal: boolean;
+  /** Which bounds every run computes (the experiment's `bounds`, resolved). */
+  readonly bounds: BoundsDeclaration;
   /** How every run draws its data, ŵ(0) and permutations (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
 }
@@ -64,6 +67,7 @@ export function* rangeSpecs(settings: RunSettings, { point, from, to }: RunRange
       ...point.parameters,
       maxEpochs: settings.maxEpochs,
       optimal: settings.optimal,
+      bounds: settings.bounds,
       dataVersion: settings.dataVersion,
     };
   }

@@ -72,6 +72,7 @@ describe("parseExperiment: defaults", () => {
       repeats: 1,
       maxEpochs: 100_000,
       optimal: true,
+      bounds: "default",
       dataVersion: 2,
       grids: [
         {

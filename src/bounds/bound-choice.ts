@@ -1,0 +1,99 @@
+/**
+ * Which bounds a sweep computes: the experiment's `bounds` key (docs/experiments.md, "Which bounds").
+ * Every name stands for a family of columns; a column whose name is not computed stays in the tables,
+ * empty. The manifest records the resolved choice, so that resume, merge, rerun and compare know it.
+ */
+
+/** The names `bounds` takes, in column order. */
+export const BOUND_KEYS = ["novikoff", "snapp", "hu", "optimised", "best", "tightest", "freundSchapire"] as const;
+export type BoundKey = (typeof BOUND_KEYS)[number];
+
+/**
+ * An experiment's resolved choice: "default", or the names it lists ("all" in a file is every name, spelled
+ * out here, so that a later tool's new bound does not change what an old manifest meant).
+ */
+export type BoundsDeclaration = "default" | readonly BoundKey[];
+
+/**
+ * When a name is computed: on every run, on no run, or (the default's Freund–Schapire and tightest separators)
+ * only on a run whose data are not known to be separable: the planted law with label noise or overlap above 0,
+ * or a data set (csv) for which no separating vector is known (the perceptron did not converge, and the
+ * max-margin solve found none or was off). Those are the runs where they are the only bounds that apply.
+ */
+export type BoundMode = "always" | "unlessSeparable" | "never";
+export type BoundModes = Readonly<Record<BoundKey, BoundMode>>;
+
+/** What each name computes: its columns, what it needs, what it costs (for `--dry-run`). */
+export interface BoundEntry {
+  readonly key: BoundKey;
+  /** Its columns in runs.csv, bound and ratio both. */
+  readonly columns: readonly string[];
+  /** The default's mode. */
+  readonly byDefault: BoundMode;
+  /** What one run pays for it, in words. */
+  readonly cost: string;
+}
+
+const PER_SEPARATOR = (name: string) => [`planted${name}Bound`, `optimal${name}Bound`, `planted${name}Ratio`, `optimal${name}Ratio`];
+
+export const BOUND_ENTRIES: Readonly<Record<BoundKey, BoundEntry>> = {
+  novikoff: { key: "novikoff", columns: PER_SEPARATOR("Novikoff"), byDefault: "always", cost: "one pass over the rows a separator (shared with its margin)" },
+  snapp: { key: "snapp", columns: PER_SEPARATOR("Snapp"), byDefault: "always", cost: "from ŵ(0) ≠ 0, a pass over the rows a separator" },
+  hu: { key: "hu", columns: PER_SEPARATOR("Hu"), byDefault: "always", cost: "O(dim) a separator" },
+  optimised: { key: "optimised", columns: PER_SEPARATOR("Optimised"), byDefault: "always", cost: "O(dim) a separator" },
+  best: { key: "best", columns: [...PER_SEPARATOR("Best"), "bestBound", "bestRatio"], byDefault: "always", cost: "none (the smallest of the others)" },
+  tightest: {
+    key: "tightest",
+    columns: ["tightestHuBound", "tightestOptimisedBound", "tightestHuRatio", "tightestOptimisedRatio"],
+    byDefault: "unlessSeparable",
+    cost: "from ŵ(0) ≠ 0, about 50 max-margin-sized QPs (where n·dim² ≤ 2.5e5); needs optimal",
+  },
+  freundSchapire: {
+    key: "freundSchapire",
+    columns: ["plantedFreundSchapireBound", "tightestFreundSchapireBound", "plantedFreundSchapireRatio", "tightestFreundSchapireRatio"],
+    byDefault: "unlessSeparable",
+    cost: "from ŵ(0) = 0, a sort of the rows' margins along the planted separator; the tightest, a search over separators (with optimal, n·dim² ≤ 2.5e5)",
+  },
+};
+
+/** Every name computed on every run: `bounds: "all"`, and what folders of tools before 0.8 computed. */
+export const ALL_BOUNDS: BoundModes = Object.fromEntries(BOUND_KEYS.map((key) => [key, "always"])) as Record<BoundKey, BoundMode>;
+
+const DEFAULT_MODES: BoundModes = Object.fromEntries(BOUND_KEYS.map((key) => [key, BOUND_ENTRIES[key].byDefault])) as Record<BoundKey, BoundMode>;
+
+/** The mode of every name under a declaration. */
+export function boundModes(declared: BoundsDeclaration): BoundModes {
+  if (declared === "default") return DEFAULT_MODES;
+  return Object.fromEntries(BOUND_KEYS.map((key) => [key, declared.includes(key) ? "always" : "never"])) as Record<BoundKey, BoundMode>;
+}
+
+/** A declaration as the experiment file may give it ("all", "default", a name or a list), resolved: names in column order, each once. */
+export function resolveBounds(input: string | readonly string[] | undefined): BoundsDeclaration {
+  if (input === undefined || input === "default") return "default";
+  if (input === "all") return [...BOUND_KEYS];
+  const listed = typeof input === "string" ? [input] : input;
+  return BOUND_KEYS.filter((key) => listed.includes(key));
+}
+
+/** The declaration recorded in a manifest: folders written before the `bounds` key computed every bound. */
+export function recordedBounds(resolved: { readonly bounds?: BoundsDeclaration }): BoundsDeclaration {
+  return resolved.bounds ?? [...BOUND_KEYS];
+}
+
+/** A declaration for people and the manifest: "default", "all", or the names joined by commas. */
+export function describeBounds(declared: BoundsDeclaration): string {
+  if (declared === "default") return "default";
+  if (BOUND_KEYS.every((key) => declared.includes(key))) return "all";
+  return declared.length === 0 ? "none" : declared.join(",");
+}
+
+/** Whether a run computes a name whose mode is `mode`, given whether its data are not known to be separable. */
+export function computes(mode: BoundMode, notKnownSeparable: boolean): boolean {
+  return mode === "always" || (mode === "unlessSeparable" && notKnownSeparable);
+}
+
+/** The name whose columns include `column`, or null for a column that is no bound's. */
+export function boundKeyOfColumn(column: string): BoundKey | null {
+  for (const key of BOUND_KEYS) if (BOUND_ENTRIES[key].columns.includes(column)) return key;
+  return null;
+}
