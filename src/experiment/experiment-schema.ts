@@ -105,9 +105,9 @@ export const experimentSchema = z
           "Columns not computed stay in the tables, empty.",
       ),
     dataVersion: z
-      .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
+      .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
       .optional()
-      .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals) or 2 (xoshiro128**, ziggurat normals, ~5× faster); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
+      .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals), 2 (xoshiro128**, ziggurat normals, ~5× faster) or 3 (version 2 with every stream seeded from the whole seed by SplitMix64); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

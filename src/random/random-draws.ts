@@ -1,6 +1,7 @@
 import type { DataVersion } from "./data-version.js";
 import { NormalSampler } from "./normal-sampler.js";
 import { createRandom, type RandomStream, type Uniform } from "./seeded-random.js";
+import { splitMixStateOf } from "./splitmix64.js";
 import { Xoshiro128, xoshiroStateOf } from "./xoshiro128.js";
 import { ZigguratNormal } from "./ziggurat-normal.js";
 
@@ -21,7 +22,7 @@ export interface Draws {
 /** A run's named stream (data, init, order) as its data version draws it. */
 export function createDraws(seed: number, stream: RandomStream, version: DataVersion): Draws {
   if (version === 1) return drawsOf(createRandom(seed, stream));
-  const rng = new Xoshiro128(xoshiroStateOf(seed, stream));
+  const rng = new Xoshiro128(version === 2 ? xoshiroStateOf(seed, stream) : splitMixStateOf(seed, stream));
   return { uniform: () => rng.nextDouble(), normal: new ZigguratNormal(rng), version };
 }
 

@@ -73,7 +73,7 @@ describe("parseExperiment: defaults", () => {
       maxEpochs: 100_000,
       optimal: true,
       bounds: "default",
-      dataVersion: 2,
+      dataVersion: 3,
       grids: [
         {
           generator: ["planted"],

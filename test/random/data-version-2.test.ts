@@ -189,22 +189,24 @@ describe("folders and data versions", () => {
     const source = { name: "versions", repeats: 2, grid: { n: 30, d: 3, margin: 0.1, init: ["zero", "normal:1"], order: ["cyclic", "shuffle"] } };
     const folder = temporaryFolder();
     const out = join(folder, "old");
-    // A folder as tools before data versions wrote it: version 1's runs, no dataVersion anywhere.
-    await runExperiment(experimentFromObject({ ...source, dataVersion: 1 }), { outDir: out, threads: 1 });
+    // A folder as tools before data versions wrote it: version 1's runs, no dataVersion anywhere (and no
+    // bounds: those tools computed every one, and the rerun must too to find no difference).
+    await runExperiment(experimentFromObject({ ...source, dataVersion: 1, bounds: "all" }), { outDir: out, threads: 1 });
     const manifestPath = join(out, "manifest.json");
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
     delete manifest.experiment.source.dataVersion;
     delete manifest.resolved.dataVersion;
+    delete manifest.resolved.bounds;
     writeFileSync(manifestPath, JSON.stringify(manifest));
     const unpinned = experimentFromObject(source);
-    expect(unpinned.experiment.dataVersion).toBe(2);
+    expect(unpinned.experiment.dataVersion).toBe(3);
     await expect(runExperiment({ ...unpinned, hash: manifest.experiment.hash }, { outDir: out, threads: 1, resume: true, force: true })).rejects.toThrow(
-      `${out} holds runs of data version 1, and the experiment now draws with data version 2: pin "dataVersion": 1 in the experiment (or --set dataVersion=1) to continue them, or --overwrite to start over`,
+      `${out} holds runs of data version 1, and the experiment now draws with data version 3: pin "dataVersion": 1 in the experiment (or --set dataVersion=1) to continue them, or --overwrite to start over`,
     );
     const rerun = await rerunExperiment(out, join(folder, "rerun"), 2);
     expect(rerun.differences).toEqual([]);
-    // the same sweep at version 2 draws other data
-    await runExperiment(unpinned, { outDir: join(folder, "v2"), threads: 1 });
-    expect(readFileSync(join(folder, "v2", "runs.csv"), "utf8")).not.toBe(readFileSync(join(out, "runs.csv"), "utf8"));
+    // the same sweep at the latest version draws other data
+    await runExperiment(unpinned, { outDir: join(folder, "latest"), threads: 1 });
+    expect(readFileSync(join(folder, "latest", "runs.csv"), "utf8")).not.toBe(readFileSync(join(out, "runs.csv"), "utf8"));
   });
 });

@@ -38,10 +38,10 @@ describe("report", () => {
   });
 
   it("shows the runs that did not converge, and thins a large scatter, saying both", async () => {
-    // maxEpochs 2 stops most runs; 800 runs against four distinct bounds (a random ŵ(0) parts them) are
+    // (Data version 2: the run numbers below are those of its data sets.) maxEpochs 2 stops most runs; 800 runs against four distinct bounds (a random ŵ(0) parts them) are
     // 3200 marks, over the 3000 a scatter draws.
     const stopped = temporaryFolder();
-    await runExperiment(loaded({ name: "stopped", seed: 3, repeats: 200, maxEpochs: 2, grid: { n: 40, d: 2, margin: [0.01, 0.05], init: ["zero", "normal:1"], eta: 1 } }), { threads: 1, outDir: stopped });
+    await runExperiment(loaded({ name: "stopped", seed: 3, repeats: 200, maxEpochs: 2, dataVersion: 2, grid: { n: 40, d: 2, margin: [0.01, 0.05], init: ["zero", "normal:1"], eta: 1 } }), { threads: 1, outDir: stopped });
     await writeReport(stopped);
     const summary = JSON.parse(readFileSync(join(stopped, "summary.json"), "utf8")) as { runs: number; converged: number }[];
     const notConverged = summary.reduce((sum, row) => sum + row.runs - row.converged, 0);

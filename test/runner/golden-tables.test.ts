@@ -33,7 +33,7 @@ async function tableDigests(loaded: Parameters<typeof runExperiment>[0]): Promis
 
 // With `bounds: "all"` (every bound on every run, as every sweep computed them before the `bounds` key)
 // the digests are those recorded before it: the key changed no computed value and no column.
-describe("the tables of data versions 1 and 2, byte for byte", () => {
+describe("the tables of data versions 1, 2 and 3, byte for byte", () => {
   it("experiments/quick.json (240 runs; run 200 drew a different data set under Node 24 before fdlibmPow)", async () => {
     expect(await tableDigests(loadExperiment("experiments/quick.json", { overrides: ["dataVersion=1", "bounds=all"] }))).toEqual({
       "runs.csv": "f512c7cde0e82153",
@@ -49,6 +49,15 @@ describe("the tables of data versions 1 and 2, byte for byte", () => {
       "runs.jsonl": "2bc327505079e01c",
       "summary.csv": "7dc676ea113aa98f",
       "summary.json": "ced1db193d25e635",
+    });
+  });
+
+  it("experiments/quick.json as shipped: data version 3, the default bounds (recorded when they became the default)", async () => {
+    expect(await tableDigests(loadExperiment("experiments/quick.json"))).toEqual({
+      "runs.csv": "4d32073a1dbf138a",
+      "runs.jsonl": "d3d0136c9488af01",
+      "summary.csv": "657e59654f3728a9",
+      "summary.json": "ac1ee08d6b05ba0b",
     });
   });
 

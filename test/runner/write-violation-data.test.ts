@@ -22,7 +22,7 @@ describe("writeViolationData", () => {
     expect(record).toMatchObject({ run: 2, seed: spec.seed, data: join("violations", "run-2.csv") });
     expect(existsSync(join(outDir, record!.data))).toBe(true);
     expect(record!.replay).toBe(
-      `perceptron-lab fit --data ${join(outDir, "violations", "run-2.csv")} --bias --eta 1 --init normal:1 --order shuffle --seed ${spec.seed} --data-version 2 --max-epochs 5000`,
+      `perceptron-lab fit --data ${join(outDir, "violations", "run-2.csv")} --bias --eta 1 --init normal:1 --order shuffle --seed ${spec.seed} --data-version 3 --max-epochs 5000`,
     );
     const replay = fitDataSet(await readDataCsv(join(outDir, record!.data)), {
       bias: true,
@@ -31,7 +31,7 @@ describe("writeViolationData", () => {
       order: "shuffle",
       maxEpochs: 5000,
       seed: spec.seed,
-      dataVersion: 2,
+      dataVersion: experiment.dataVersion,
     });
     expect({ updates: replay.updates, epochs: replay.epochs }).toEqual({ updates: row.updates, epochs: row.epochs });
   });
