@@ -56,8 +56,8 @@ const EVERY_BOUND: WantedBounds = { novikoff: true, snapp: true, hu: true, optim
  * the dot products are compensated (dot-enclosure.ts), and each bound is the upper end of its interval,
  * each margin the lower end of its. A separator is taken as separating only where a's lower end is > 0.
  */
-export function computeBounds(data: LearnerData, separator: Float64Array, eta: number, initialWeights: Float64Array): SeparatorBounds {
-  return computeBoundsWithDots(data, separator, eta, initialWeights, undefined);
+export function computeBounds(data: LearnerData, separator: Float64Array, eta: number, initialWeights: Float64Array, wanted: WantedBounds = EVERY_BOUND): SeparatorBounds {
+  return computeBoundsWithDots(data, separator, eta, initialWeights, undefined, wanted);
 }
 
 /**

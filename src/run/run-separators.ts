@@ -1,3 +1,4 @@
+import { boundModes } from "../bounds/bound-choice.js";
 import { computeBounds, type BoundSet } from "../bounds/convergence-bounds.js";
 import { freundSchapireBound } from "../bounds/freund-schapire.js";
 import { separatorMargin } from "../bounds/separator-margin.js";
@@ -5,7 +6,7 @@ import type { DataSet } from "../generators/data-set.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
 import { analyseDataSet } from "./analyse-data-set.js";
-import type { RunSpec } from "./run-types.js";
+import { beyondSeparable, type RunSpec } from "./run-types.js";
 
 /** A separator as written out: its unit vector, the margin of that vector, and its bounds for the run. */
 export interface WrittenSeparator {
@@ -46,18 +47,21 @@ export interface RunSeparators {
  * the data set `dataset` writes. Every number is recomputed here from the vector, as the row's were.
  */
 export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
+  const modes = boundModes(spec.bounds);
   const init = parseInit(spec.init);
   if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal },
+    { optimal: spec.optimal, bounds: modes, beyondSeparable: beyondSeparable(spec) },
   );
+  // The bounds the sweep computed for the row, and no others: the file certifies the row as it is.
+  const wanted = { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
   const learner = toLearnerCoordinates(data, spec.bias);
   const written = (vector: Float64Array | null | undefined): WrittenSeparator | null => {
     if (vector === null || vector === undefined) return null;
     const norm = euclidean(vector);
-    const { margin, bounds } = computeBounds(learner, vector, spec.eta, analysis.initialWeights);
+    const { margin, bounds } = computeBounds(learner, vector, spec.eta, analysis.initialWeights, wanted);
     return { unit: Array.from(vector, (value) => value / norm), margin: Math.min(margin, separatorMargin(learner, vector).margin), bounds };
   };
   const epochs = analysis.perceptron.epochs;
