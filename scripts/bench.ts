@@ -58,7 +58,9 @@
  *             and numba) on its small (100 000 runs of n 100, d 10, margin 0.1) and heavy (4 000 runs of
  *             n 1 000, d 50, margin 0.05) sweeps against the tool on the same, at 1 worker and at every
  *             core: per-run throughput of the sweep phases and end to end (process wall time), and the
- *             tool/peer ratios. Skipped, saying why, where the peer or its Python is missing.
+ *             tool/peer ratios. The tool runs with the default bounds (the peer's outputs and more:
+ *             Novikoff, Snapp, Hu, N(v) and best of the planted separator) and again with `bounds: "all"`
+ *             (ratioAll, beside). Skipped, saying why, where the peer or its Python is missing.
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
@@ -476,15 +478,29 @@ function peer() {
       for (const workers of [...new Set([1, cores])]) {
         const peerRun = wallSeconds("bash", args(workers, sweep.runs), env);
         const peerFigures = JSON.parse(peerRun.stdout.trim().split("\n").filter((line) => line.startsWith("{")).at(-1)!) as { runsPerSecondSweep: number };
-        const experiment = { name: "bench-peer", repeats: sweep.runs, optimal: false, grid: { n: sweep.n, d: sweep.d, margin: sweep.margin } };
-        const file = join(folder, "experiment.json");
-        writeFileSync(file, JSON.stringify(experiment));
-        const out = join(folder, "out");
-        const toolRun = wallSeconds(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--overwrite", "--threads", String(workers), "--quiet", "--no-report"]);
-        const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number };
-        const tool = { sweep: sweep.runs / manifest.wallSeconds, endToEnd: sweep.runs / toolRun.seconds };
+        // The tool as the peer runs (the default bounds, no max-margin), then with every bound (`bounds: "all"`) beside.
+        const toolRates = (bounds: string) => {
+          const experiment = { name: "bench-peer", repeats: sweep.runs, optimal: false, bounds, grid: { n: sweep.n, d: sweep.d, margin: sweep.margin } };
+          const file = join(folder, "experiment.json");
+          writeFileSync(file, JSON.stringify(experiment));
+          const out = join(folder, "out");
+          const toolRun = wallSeconds(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--overwrite", "--threads", String(workers), "--quiet", "--no-report"]);
+          const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number };
+          return { sweep: sweep.runs / manifest.wallSeconds, endToEnd: sweep.runs / toolRun.seconds };
+        };
+        const tool = toolRates("default");
+        const toolAll = toolRates("all");
         const peerRates = { sweep: peerFigures.runsPerSecondSweep, endToEnd: sweep.runs / peerRun.seconds };
-        rows.push({ sweep: sweep.name, runs: sweep.runs, workers, tool, peer: peerRates, ratio: { sweep: tool.sweep / peerRates.sweep, endToEnd: tool.endToEnd / peerRates.endToEnd } });
+        rows.push({
+          sweep: sweep.name,
+          runs: sweep.runs,
+          workers,
+          tool,
+          toolAll,
+          peer: peerRates,
+          ratio: { sweep: tool.sweep / peerRates.sweep, endToEnd: tool.endToEnd / peerRates.endToEnd },
+          ratioAll: { sweep: toolAll.sweep / peerRates.sweep, endToEnd: toolAll.endToEnd / peerRates.endToEnd },
+        });
       }
     }
     return { python: setup.python, rows };
@@ -583,9 +599,11 @@ if (results.scalingLarge) {
 if (results.peer) {
   if ("skipped" in results.peer) console.log(`peer: skipped: ${results.peer.skipped}`);
   else {
-    console.log("peer (numpy + numba)              sweep    runs   workers   tool runs/s   peer runs/s   tool/peer   end to end: tool/peer");
+    console.log("peer (numpy + numba)              sweep    runs   workers   tool runs/s   peer runs/s   tool/peer   end to end: tool/peer   bounds all: tool/peer");
     for (const row of results.peer.rows) {
-      console.log(`                                  ${row.sweep.padEnd(6)} ${String(row.runs).padStart(7)} ${String(row.workers).padStart(9)} ${Math.round(row.tool.sweep).toString().padStart(13)} ${Math.round(row.peer.sweep).toString().padStart(13)} ${row.ratio.sweep.toFixed(2).padStart(11)} ${row.ratio.endToEnd.toFixed(2).padStart(24)}`);
+      console.log(
+        `                                  ${row.sweep.padEnd(6)} ${String(row.runs).padStart(7)} ${String(row.workers).padStart(9)} ${Math.round(row.tool.sweep).toString().padStart(13)} ${Math.round(row.peer.sweep).toString().padStart(13)} ${row.ratio.sweep.toFixed(2).padStart(11)} ${row.ratio.endToEnd.toFixed(2).padStart(24)} ${row.ratioAll.sweep.toFixed(2).padStart(23)}`,
+      );
     }
   }
 }
