@@ -18,6 +18,9 @@ export { experimentFromObject } from "./experiment/experiment-from-object.js";
 export { applyOverrides } from "./experiment/apply-overrides.js";
 export type { Experiment, Grid, DataFileInfo } from "./experiment/experiment.js";
 export { describePlan, type PlanDescription } from "./sweep/describe-plan.js";
+export { BOUND_KEYS, BOUND_ENTRIES, boundModes, resolveBounds, describeBounds, type BoundKey, type BoundsDeclaration, type BoundMode, type BoundModes, type BoundEntry } from "./bounds/bound-choice.js";
+export { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "./random/data-version.js";
+export type { Shard } from "./sweep/shard.js";
 export { InputError } from "./experiment/input-error.js";
 
 // Sweeps: run (with progress, an AbortSignal, resume, shards), merge shards, rerun, compare, report.
@@ -26,6 +29,7 @@ export { mergeShards } from "./runner/merge-shards.js";
 export { rerunExperiment, type RerunReport } from "./runner/rerun-experiment.js";
 export { compareResults, type CompareOptions, type CompareReport, type RuleOutcome } from "./compare/compare-results.js";
 export { parseFailRule, DEFAULT_FAIL_RULES, type FailRule } from "./compare/fail-rule.js";
+export type { Correction } from "./compare/adjust-p.js";
 export { compareMarkdown } from "./compare/compare-markdown.js";
 export { writeReport } from "./report/write-report.js";
 export { WriteError } from "./files/write-error.js";
@@ -39,7 +43,7 @@ export type { ClusterLayout } from "./cluster/cluster-layout.js";
 export { readResultFolder, type ResultFolder } from "./runner/read-result-folder.js";
 export { writeRunsParquet } from "./runner/write-runs-parquet.js";
 export type { Manifest } from "./runner/manifest.js";
-export type { RunRow, RunSpec, PointParameters } from "./run/run-types.js";
+export type { RunRow, RunSpec, PointParameters, OptimalStatus } from "./run/run-types.js";
 export type { SummaryRow, Statistics } from "./aggregate/summary-types.js";
 
 // One data set: your own (CSV), or one the generators make; the perceptron and every bound on it.
@@ -48,12 +52,13 @@ export type { DataSet } from "./generators/data-set.js";
 export { fitDataSet, type FitReport } from "./run/fit-data-set.js";
 export type { LearnerOptions } from "./run/analyse-data-set.js";
 export { parseInit, type InitSpec } from "./perceptron/initial-weights.js";
+export type { PresentationOrder } from "./perceptron/perceptron.js";
 export { generateData, type DataSets } from "./generators/generate-data.js";
 export { fdlibmPow } from "./math/fdlibm-pow.js";
 export { fdlibmLog } from "./math/fdlibm-log.js";
 export { createRandom } from "./random/seeded-random.js";
 export { executeRun } from "./run/execute-run.js";
-export { computeBounds, BOUND_NAMES, type BoundSet, type SeparatorBounds } from "./bounds/convergence-bounds.js";
+export { computeBounds, BOUND_NAMES, type BoundSet, type SeparatorBounds, type WantedBounds } from "./bounds/convergence-bounds.js";
 export { maxMarginSeparator, type MaxMarginResult } from "./bounds/max-margin-separator.js";
 export { freundSchapireBound, freundSchapireAlong, type FreundSchapire } from "./bounds/freund-schapire.js";
 export { tightestFreundSchapire } from "./bounds/squared-hinge-path.js";
