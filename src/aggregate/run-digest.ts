@@ -1,8 +1,13 @@
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 
-/** The numbers a summary needs of each converged run: statistics of these, medians of those. */
+/** The numbers a summary needs of each converged run (a run cut off at maxEpochs has no count): their statistics. */
 export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "tightestHuRatio", "tightestOptimisedRatio", "bestRatio"] as const;
+/**
+ * Medians over every run that did not fail, converged or not: the data's radius and margins and the bounds
+ * are the run's data set's, known whether the perceptron converged on it or not (a point none of whose runs
+ * converged still shows the bound that explains its epoch cap).
+ */
 export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "tightestHuBound", "tightestOptimisedBound", "bestBound"] as const;
 /**
  * Statistics over every run that did not fail, converged or not (docs/theory.md, "Beyond separable data": the
@@ -21,8 +26,8 @@ export const EVERY_RUN_COLUMNS = [
   "tightestFreundSchapireRatio",
 ] as const;
 export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS, ...EVERY_RUN_COLUMNS] as const;
-/** Where EVERY_RUN_COLUMNS start in SUMMARY_COLUMNS. */
-export const EVERY_RUN_FROM = STATISTIC_COLUMNS.length + MEDIAN_COLUMNS.length;
+/** Where the columns over every ok run (MEDIAN_COLUMNS, then EVERY_RUN_COLUMNS) start in SUMMARY_COLUMNS. */
+export const EVERY_RUN_FROM = STATISTIC_COLUMNS.length;
 
 /** Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null). */
 export const DIGEST_WIDTH = 3 + SUMMARY_COLUMNS.length;

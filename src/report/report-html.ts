@@ -38,7 +38,7 @@ ${description ? `<p>${escape(description)}</p>` : ""}
 <ul>${facts.map((fact) => `<li>${escape(fact)}</li>`).join("")}</ul>
 ${plots.map((plot) => `<figure id="${escape(plot.name)}"><h2>${escape(plot.title)}</h2>\n${plot.svg}\n<figcaption>${escape(plot.caption)} <span class="files">plots/${escape(plot.name)}.svg, its Vega-Lite specification plots/${escape(plot.name)}.vl.json</span></figcaption></figure>`).join("\n")}
 <h2>Summary</h2>
-<p>Medians over each grid point's converged runs; bounds marked * come from the max-margin separator, best is the smallest bound over every separator; the mistakes, pocket errors and Freund–Schapire (FS) columns, where shown, take every run, converged or not.</p>
+<p>Updates and ratios: medians over each grid point's converged runs; bounds: medians over every run, converged or not; bounds marked * come from the max-margin separator, best is the smallest bound over every separator; the mistakes, pocket errors and Freund–Schapire (FS) columns, where shown, take every run, converged or not.</p>
 <table>
 <thead><tr>${columns.map((column) => `<th>${escape(column.title)}</th>`).join("")}</tr></thead>
 <tbody>

@@ -61,6 +61,23 @@ describe("summarisePoint", () => {
     expect(summary.plantedNovikoffBound).toEqual({ median: 6 });
     expect(summary.plantedHuRatio.median).toBeCloseTo(6 / 6, 12);
   });
+
+  it("takes the bounds' and margins' medians over every run that did not fail, converged or not: a point with no converged run keeps its bounds", () => {
+    // Planted n 50, d 5, γ 0.01: one epoch is far too few (Novikoff's bound is ~2·10⁴).
+    const capped = (run: number) => runSpec({ run, repeat: run, seed: 500 + run, margin: 0.01, maxEpochs: 1 });
+    const rows = [0, 1, 2].map((run) => executeRun(capped(run)));
+    expect(rows.map((row) => row.converged)).toEqual([false, false, false]);
+    const summary = summarisePoint(rows);
+    expect(summary.converged).toBe(0);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+    expect(summary.plantedNovikoffBound).toEqual({ median: median(rows.map((row) => row.plantedNovikoffBound!)) });
+    expect(summary.plantedNovikoffBound.median).toBeGreaterThan(1000);
+    expect(summary.optimalMargin).toEqual({ median: median(rows.map((row) => row.optimalMargin!)) });
+    expect(summary.learnerRadius.median).toBeGreaterThan(0);
+    // What needs a count stays over converged runs: none here.
+    expect(summary.updates.median).toBeNull();
+    expect(summary.plantedNovikoffRatio.median).toBeNull();
+  });
 });
 
 describe("PointSummariser", () => {
