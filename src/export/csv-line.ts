@@ -30,8 +30,14 @@ export function csvLines(records: readonly (readonly CsvValue[])[]): string {
   return lines;
 }
 
-/** The options of a whole-record stringify that csvLines reproduces (the tests compare the two). */
+/**
+ * The options of a whole-record stringify that csvLines reproduces (the tests compare the two). Text that a
+ * spreadsheet would take for a formula (opening with =, +, -, @, a tab or a carriage return: a data file named
+ * `=HYPERLINK(…).csv`) is written with a leading `'`, as OWASP advises for CSV (csv-stringify's
+ * escape_formulas); numbers, negative ones included, are never touched. runs.jsonl keeps every text as it is.
+ */
 export const CSV_OPTIONS = {
+  escape_formulas: true,
   cast: {
     boolean: (value: boolean) => (value ? "true" : "false"),
     number: (value: number) => (Number.isFinite(value) ? String(value) : ""),
@@ -59,7 +65,7 @@ const MAX_TEXT_FIELDS = 256;
 function textField(text: string): string {
   let field = TEXT_FIELDS.get(text);
   if (field === undefined) {
-    field = stringify([[text]]).slice(0, -1);
+    field = stringify([[text]], { escape_formulas: true }).slice(0, -1);
     if (TEXT_FIELDS.size < MAX_TEXT_FIELDS) TEXT_FIELDS.set(text, field);
   }
   return field;

@@ -118,3 +118,33 @@ describe("the csv generator: sweeps over data files", () => {
     expect(() => experimentFromObject({ grid: { generator: "csv" } })).toThrow("grid.data is required by the csv generator");
   });
 });
+
+describe("hostile data-file names", () => {
+  it("reach runs.csv and summary.csv as text a spreadsheet does not run, report.md as text, runs.jsonl as they are", async () => {
+    const folder = temporaryFolder();
+    const formula = "=HYPERLINK(x)-a.csv";
+    const markup = "<img src=x onerror=alert(1)>|b.csv";
+    for (const name of [formula, markup]) copyFileSync(IRIS, join(folder, name));
+    const file = join(folder, "hostile.json");
+    writeFileSync(file, JSON.stringify({ name: "hostile", grid: { generator: "csv", data: [formula, markup] } }));
+    const out = join(folder, "out");
+    await runExperiment(loadExperiment(file), { outDir: out, threads: 1 });
+    const { writeReport } = await import("../../src/report/write-report.js");
+    await writeReport(out);
+    expect(rowsOf(out).map((row) => row.data)).toEqual([formula, markup]);
+    for (const table of ["runs.csv", "summary.csv"]) {
+      const text = readFileSync(join(out, table), "utf8");
+      expect(text).toContain(`,'${formula},`);
+      expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
+      // Negative numbers are numbers, never escaped.
+      expect(text).not.toMatch(/'-\d/);
+    }
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).not.toContain("<img");
+    expect(markdown).toContain("&lt;img src=x onerror=alert(1)&gt;\\|b.csv");
+    // Every table line still has its columns: the | inside the name is escaped.
+    const tableLines = markdown.split("\n").filter((line) => line.startsWith("| "));
+    const cells = (line: string) => line.split(/(?<!\\)\|/).length;
+    for (const line of tableLines) expect(cells(line)).toBe(cells(tableLines[0]!));
+  });
+});
