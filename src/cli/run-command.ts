@@ -99,7 +99,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const overrides = (argv.set ?? []).map(String);
   const given = argv.experiment ?? DEFAULT_EXPERIMENT;
   const path = given === "-" ? "-" : experimentPath(given);
-  const loaded = path === "-" ? experimentFromText(readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });
+  const loaded = path === "-" ? experimentFromText(await readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });
   const { experiment } = loaded;
   if (argv.dryRun) {
     process.stdout.write(formatPlan(describePlan(experiment, shard ?? null), path, argv.out ?? defaultResultFolder(experiment)));

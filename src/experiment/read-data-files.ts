@@ -27,7 +27,9 @@ export function readDataFiles(names: Iterable<string>, folder: string, where: (n
     const shown = displayPath(path);
     let bytes: Buffer;
     try {
-      if (statSync(path).isDirectory()) throw new InputError(`${where(name)}: ${shown} is a folder, not a data file (a CSV with a header row)`);
+      const stats = statSync(path);
+      if (stats.isDirectory()) throw new InputError(`${where(name)}: ${shown} is a folder, not a data file (a CSV with a header row)`);
+      if (!stats.isFile()) throw new InputError(`${where(name)}: ${shown} is not a regular file (a pipe, a device or a socket): give the data as a file`);
       bytes = readFileSync(path);
     } catch (error) {
       if (error instanceof InputError) throw error;

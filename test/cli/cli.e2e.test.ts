@@ -156,6 +156,25 @@ describe("perceptron-lab run: YAML, standard input, --set and --dry-run", () => 
     expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
+  it("waits for a slow producer on `run -`, refuses an endless one, and refuses a FIFO as the experiment file", () => {
+    const shell = (command: string) => {
+      const result = spawnSync("bash", ["-c", command], { encoding: "utf8", env: { ...process.env, CI: "true" }, timeout: 120_000, killSignal: "SIGKILL" });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const main = JSON.stringify(ENTRY_POINTS.compiled.at(-1));
+    expect(shell(`(sleep 1; cat experiments/quick.json) | ${JSON.stringify(process.execPath)} ${main} run - --dry-run`)).toMatchObject({ code: 0, stderr: "" });
+    expect(shell(`${JSON.stringify(process.execPath)} ${main} run - --dry-run < /dev/zero`)).toMatchObject({
+      code: 2,
+      stderr: "Error: run -: standard input holds more than 16 MiB, far more than an experiment: is it the experiment's stream?\nRun with --help for the options.\n",
+    });
+    const fifo = join(folder, "experiment.json");
+    expect(shell(`mkfifo ${JSON.stringify(fifo)}`).code).toBe(0);
+    expect(cli(["run", fifo, "--dry-run"])).toMatchObject({
+      code: 2,
+      stderr: `Error: ${fifo} is not a regular file (a pipe, a device or a socket): give the experiment file as a file, or pipe it to run -\n`,
+    });
+  });
+
   it("applies --set like an edit of the file, records it in the manifest, and resumes only with the same overrides", () => {
     const out = join(folder, "set");
     const set = ["--set", "grid.margin=0.1,0.2", "--set", "repeats=2", "--set", "grid.init=zero"];

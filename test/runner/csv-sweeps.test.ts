@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -115,6 +116,9 @@ describe("the csv generator: sweeps over data files", () => {
     writeFileSync(join(folder, "bad.csv"), "x,label\n1,1\nabc,-1\n");
     expect(load([join(folder, "data", "iris.csv"), join(folder, "bad.csv")])).toThrow(`experiment experiment: grid.data[1]: ${join(folder, "bad.csv")}: line 3, column "x": "abc" is not a number`);
     expect(load(folder)).toThrow(`experiment experiment: grid.data: ${folder} is a folder, not a data file (a CSV with a header row)`);
+    // A FIFO would block the main thread on its read (Ctrl-C unheard): refused before it is opened.
+    execFileSync("mkfifo", [join(folder, "pipe.csv")]);
+    expect(load(join(folder, "pipe.csv"))).toThrow(`experiment experiment: grid.data: ${join(folder, "pipe.csv")} is not a regular file (a pipe, a device or a socket): give the data as a file`);
     expect(() => experimentFromObject({ grid: { generator: "csv" } })).toThrow("grid.data is required by the csv generator");
   });
 });
