@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
+import { refuseLinkedSubfolder } from "../runner/linked-paths.js";
 import { lockResultFolder } from "../runner/folder-lock.js";
 import { readManifest, requireComplete, type Manifest } from "../runner/manifest.js";
 import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
@@ -47,6 +48,7 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
 
   const plots = reportPlots(summary, runs, { runsEvery: every, totalRuns: total, maxEpochs: manifest.resolved.maxEpochs });
   const rendered = [];
+  refuseLinkedSubfolder(folder, REPORT_FILES.plots);
   makeFolder(join(folder, REPORT_FILES.plots));
   for (const plot of plots) {
     const svg = await renderSvg(plot.spec);

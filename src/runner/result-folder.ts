@@ -7,6 +7,7 @@ import { removePath } from "../files/checked-fs.js";
 import { PLOT_FILES } from "../report/plot-specs.js";
 import { REPORT_FILES } from "../report/write-report.js";
 import { LOCK_STAGING } from "./folder-lock.js";
+import { realPath, refuseLinkedSubfolder } from "./linked-paths.js";
 import { findManifest, type Manifest } from "./manifest.js";
 import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
@@ -41,8 +42,9 @@ export function inspectResultFolder(outDir: string): FolderState {
  */
 export function checkResultFolder(outDir: string, flag: string): void {
   if (outDir.trim() === "") throw new InputError(`${flag} is empty: name the result folder (an unset variable in a script?)`);
-  const out = resolve(outDir);
-  const fromOut = relative(out, process.cwd());
+  // Links resolved on both sides: `ln -s . here; --out here` is the working folder too.
+  const out = realPath(resolve(outDir));
+  const fromOut = relative(out, realPath(process.cwd()));
   if (fromOut === "" || !fromOut.startsWith("..")) {
     throw new InputError(`${flag} ${outDir}: is the working folder or one of its ancestors; results go into a folder of their own (say results/<name>)`);
   }
@@ -55,6 +57,9 @@ export function checkResultFolder(outDir: string, flag: string): void {
  * that a plain --resume starts afresh.
  */
 export function clearResults(outDir: string): void {
+  // Through a link, the files removed by name below would be another folder's.
+  refuseLinkedSubfolder(outDir, REPORT_FILES.plots);
+  refuseLinkedSubfolder(outDir, VIOLATIONS_FOLDER);
   removePath(join(outDir, OUTPUT_FILES.runsJsonl));
   removePath(join(outDir, PREVIOUS_RUNS));
   for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) removePath(join(outDir, file));

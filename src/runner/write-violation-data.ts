@@ -7,6 +7,7 @@ import { makeFolder } from "../files/checked-fs.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { createDraws } from "../random/random-draws.js";
 import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
+import { refuseLinkedSubfolder } from "./linked-paths.js";
 
 export const VIOLATIONS_FOLDER = "violations";
 /** The names of the files written there (run-<N>.csv). */
@@ -32,6 +33,7 @@ export function specOfRow(row: RunRow, experiment: Experiment): RunSpec {
  */
 export function writeViolationData(outDir: string, experiment: Experiment, rows: readonly RunRow[], dataSets?: DataSets, finalDir = outDir): ViolationRecord[] {
   if (rows.length === 0) return [];
+  refuseLinkedSubfolder(outDir, VIOLATIONS_FOLDER);
   makeFolder(join(outDir, VIOLATIONS_FOLDER));
   return rows.map((row) => {
     const spec = specOfRow(row, experiment);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../helpers.js";
@@ -98,5 +98,34 @@ describe("usage mistakes of run and rerun", () => {
       stderr: `Error: ${folder}: no manifest.json; rerun needs a result folder written by perceptron-lab run\n`,
     });
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("refuses a result folder that is the working folder through a link, and a linked plots/ or violations/, touching nothing outside", () => {
+    // `ln -s . here; run … --out here --overwrite` removed the user's report.html and plots/ in the working folder.
+    const work = join(folder, "linked-work");
+    mkdirSync(join(work, "plots"), { recursive: true });
+    writeFileSync(join(work, "report.html"), "the user's page");
+    writeFileSync(join(work, "plots", "updates-vs-bounds.svg"), "the user's picture");
+    symlinkSync(".", join(work, "here"));
+    const main = join(process.cwd(), "dist/cli/main.js");
+    const experiment = join(process.cwd(), "experiments/quick.json");
+    const linked = spawnSync(process.execPath, [main, "run", experiment, "--out", "here", "--overwrite", "--quiet"], { cwd: work, encoding: "utf8", timeout: 300_000 });
+    expect({ code: linked.status, stderr: linked.stderr }).toEqual({
+      code: 2,
+      stderr: "Error: --out here: is the working folder or one of its ancestors; results go into a folder of their own (say results/<name>)\n",
+    });
+    expect(readFileSync(join(work, "report.html"), "utf8")).toBe("the user's page");
+    expect(readFileSync(join(work, "plots", "updates-vs-bounds.svg"), "utf8")).toBe("the user's picture");
+
+    // A plots/ link planted in a result folder: report and --overwrite refuse it, the folder it points to is untouched.
+    const out = join(folder, "planted-link");
+    expect(cli(["run", "experiments/quick.json", "--out", out, "--quiet", "--no-report"]).code).toBe(0);
+    symlinkSync(join(work, "plots"), join(out, "plots"));
+    const refusal = `Error: ${join(out, "plots")} is a symbolic link: the tool writes its plots/ only inside the result folder; remove the link\n`;
+    expect(cli(["report", out])).toMatchObject({ code: 2, stderr: refusal });
+    expect(cli(["run", "experiments/quick.json", "--out", out, "--overwrite", "--quiet"])).toMatchObject({ code: 2, stderr: refusal });
+    expect(readdirSync(join(work, "plots"))).toEqual(["updates-vs-bounds.svg"]);
+    expect(readFileSync(join(work, "plots", "updates-vs-bounds.svg"), "utf8")).toBe("the user's picture");
+    expect(existsSync(join(out, "runs.csv"))).toBe(true);
   });
 });
