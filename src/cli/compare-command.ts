@@ -16,9 +16,14 @@ export function compareBuilder(yargs: Argv) {
       // requiresArg only for an option without a default, so the defaults are applied in the handler.
       requiresArg: true,
       describe:
-        "A rule, repeatable (given rules replace the defaults): converged (a confirmed drop of the converged share), errors (any new error run), " +
+        "A rule, repeatable, added to the safety rules converged and errors (--no-safety-rules: the rules given only): converged (a confirmed drop of the converged share), errors (any new error run), " +
         "or statistic:metric:threshold with statistic mean, sd, min, p10, p25, median, p75, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
       defaultDescription: DEFAULT_FAIL_RULES.join(" "),
+    })
+    .option("safety-rules", {
+      type: "boolean",
+      describe: "Keep converged and errors beside the --fail rules given (--no-safety-rules drops them: then an all-error candidate can pass)",
+      default: true,
     })
     .option("alpha", { type: "number", describe: "Level of the tests that confirm a change, after the correction", default: 0.05 })
     .option("correction", {
@@ -45,11 +50,12 @@ interface CompareArguments {
   correction: string;
   acceptPointChanges: boolean;
   allowDataVersionChange: boolean;
+  safetyRules: boolean;
   all: boolean;
   json: boolean;
 }
 
-/** Exit code 0: pass; 1: a regression; 2: a usage mistake (the CLI's own rule). */
+/** Exit code 0: pass; 1: a regression; 2: a usage mistake or a folder refused; 3: an internal error (the CLI's own rule). */
 export function compareHandler(argv: CompareArguments): number {
   const rules = (argv.fail ?? DEFAULT_FAIL_RULES).map(parseFailRule);
   if (!(argv.alpha > 0 && argv.alpha < 1)) throw new UsageError(`--alpha ${argv.alpha}: must be between 0 and 1`);
@@ -58,6 +64,7 @@ export function compareHandler(argv: CompareArguments): number {
     correction: argv.correction as Correction,
     acceptPointChanges: argv.acceptPointChanges,
     allowDataVersionChange: argv.allowDataVersionChange,
+    safetyRules: argv.safetyRules,
   });
   process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : compareMarkdown(report, argv.all));
   return report.result === "pass" ? EXIT.ok : EXIT.failed;

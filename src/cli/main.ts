@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The command line: it parses, calls the library, prints, and sets the exit code. Nothing else.
- * Exit codes: 0 ok, 1 a run failed or violated a bound, 2 a usage or input mistake, 130 interrupted.
+ * Exit codes: 0 ok; 1 a run failed or violated a bound, compare found a regression, or the machine refused
+ * (a full disk); 2 a usage or input mistake; 3 an internal error of the tool; 130 interrupted.
  */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
@@ -73,7 +74,8 @@ async function main(args: string[]): Promise<number> {
     .middleware(((_argv: unknown, parser: { getOptions(): ParserOptions }) => refuseBareValueFlags(given, parser.getOptions())) as never)
     .middleware(argumentsAfterDashes)
     .epilogue(
-      "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
+      "Exit codes: 0 ok; 1 a run failed or violated a bound, compare found a regression, or the machine refused a write; 2 a usage or input mistake; 3 an internal error of the tool; 130 interrupted.\n" +
+        "Environment: PERCEPTRON_LAB_KERNEL=wasm (default, the WebAssembly SIMD kernel) or typescript (the reference); both give identical results.",
     )
     .demandCommand(1, "Name a command: run, fit, dataset, merge, slurm, check, compare, report or rerun")
     .strict()
@@ -206,7 +208,8 @@ function reportError(thrown: unknown, debug: boolean): number {
   if (error instanceof UsageError) process.stderr.write("Run with --help for the options.\n");
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   else if (!expected) process.stderr.write("(run again with --debug for the stack trace)\n");
-  return usage ? EXIT.usage : EXIT.failed;
+  // 1 for what the machine or the data refused (a full disk, a data set beyond float64), 3 for a fault of the tool.
+  return usage ? EXIT.usage : expected ? EXIT.failed : EXIT.internal;
 }
 
 process.exitCode = await main(hideBin(process.argv));

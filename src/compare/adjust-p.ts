@@ -33,3 +33,22 @@ export function adjustP(ps: readonly (number | null)[], correction: Correction):
   }
   return adjusted;
 }
+
+/**
+ * Holm's step-down adjustment with weights (Holm 1979, weighted form): a check of weight w gets the share
+ * w/Σw of alpha at the first step. Ordered by p/w; the adjusted p of the j-th is the running maximum of
+ * p_(i)·(Σ of the weights not yet rejected)/w_(i). The family-wise error stays at most alpha whatever the
+ * weights; equal weights give adjustP's holm. Null stays null and does not count.
+ */
+export function weightedHolm(ps: readonly (number | null)[], weights: readonly number[]): (number | null)[] {
+  const tested = ps.flatMap((p, index) => (p === null ? [] : [{ p, w: weights[index]!, index }])).sort((x, y) => x.p / x.w - y.p / y.w);
+  let left = tested.reduce((sum, check) => sum + check.w, 0);
+  const adjusted: (number | null)[] = ps.map(() => null);
+  let running = 0;
+  for (const { p, w, index } of tested) {
+    running = Math.max(running, Math.min(1, (p * left) / w));
+    adjusted[index] = running;
+    left -= w;
+  }
+  return adjusted;
+}

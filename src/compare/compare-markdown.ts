@@ -44,9 +44,12 @@ export function compareMarkdown(report: CompareReport, all = false): string {
     `| data version | ${b.dataVersion} | ${c.dataVersion} |`,
     "",
     `Rules: ${report.rules.map((rule) => `\`${rule}\``).join(", ")}. A check fails where the change its rule watches happened (a statistic ` +
-      "beyond its threshold either way, a drop of the converged share, a new error) and its test confirms it: Mann–Whitney U on the " +
-      `converged runs, Fisher's exact test on the converged counts; ${correctionText(report)}. A new error fails without a test. ` +
-      "A change the test cannot confirm is inconclusive.",
+      "beyond its threshold either way, a drop of the converged share, a new error) and its test confirms it. Where the runs pair (the same " +
+      "repeats with the same seeds on both sides: the same experiment), the tests are paired: Wilcoxon's signed-rank test on the runs' " +
+      "differences, McNemar's exact test on their convergence, and over the whole sweep a sign test (convergence) or a signed-rank test (a " +
+      "statistic's mean change) over the data sets; otherwise Mann–Whitney U on the converged runs and Fisher's exact test on the converged " +
+      `counts. The whole sweep's checks come first (a regression anywhere can fail them), the points' localise it; ${correctionText(report)}. ` +
+      "A new error fails without a test. A change the test cannot confirm is inconclusive.",
     "",
     "</details>",
   );
@@ -56,23 +59,23 @@ export function compareMarkdown(report: CompareReport, all = false): string {
 function correctionText(report: CompareReport): string {
   switch (report.correction) {
     case "holm":
-      return `the p-values of all ${report.outcomes.length} checks are adjusted by Holm's method and compared with ${report.alpha}, so when nothing changed the chance that any check fails is at most ${report.alpha}`;
+      return `the p-values are adjusted by Holm's method within each level (the sweep's checks, the points') and compared with ${report.alpha}, so when nothing changed the chance that any check of a level fails is at most ${report.alpha}`;
     case "bh":
-      return `the p-values of all ${report.outcomes.length} checks are adjusted by Benjamini–Hochberg and compared with ${report.alpha}, so on average at most a share ${report.alpha} of the failing checks are false alarms`;
+      return `the p-values are adjusted by Benjamini–Hochberg within each level (the sweep's checks, the points') and compared with ${report.alpha}, so on average at most a share ${report.alpha} of a level's failing checks are false alarms`;
     case "none":
       return `each p-value is compared with ${report.alpha} as it is (no correction: among many checks some fail by chance)`;
   }
 }
 
 function table(outcomes: readonly RuleOutcome[]): string[] {
-  return ["| verdict | rule | grid point | baseline | current | change | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |", ...outcomes.map(row)];
+  return ["| verdict | rule | grid point | baseline | current | change | test | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |", ...outcomes.map(row)];
 }
 
 function row(o: RuleOutcome): string {
   const change = o.change === null ? "-" : `${signed(o.change)}${o.relativeChange === null ? "" : ` (${signed(100 * o.relativeChange)}%)`}`;
   // The normal approximations round a p below about 1e-16 to 0.
   const p = (value: number | null) => (value === null ? "-" : value === 0 ? "< 1e-16" : value.toPrecision(2));
-  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${p(o.p)} | ${p(o.adjustedP)} |`;
+  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${o.test ?? "-"} | ${p(o.p)} | ${p(o.adjustedP)} |`;
 }
 
 function describe(p: PointLabel): string {

@@ -4,11 +4,13 @@ import { statistics } from "../aggregate/statistics.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
-import { adjustP, type Correction } from "./adjust-p.js";
+import { adjustP, weightedHolm, type Correction } from "./adjust-p.js";
 import { DEFAULT_FAIL_RULES, parseFailRule, type FailRule, type StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
 import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
 import { mannWhitneyP } from "./mann-whitney.js";
+import { signedRankP } from "./signed-rank.js";
+import { signTestP } from "./sign-test.js";
 
 export type Verdict = "pass" | "fail" | "inconclusive";
 
@@ -23,7 +25,13 @@ export interface RuleOutcome {
   /** current − baseline, and relative to the baseline when it is not 0. */
   readonly change: number | null;
   readonly relativeChange: number | null;
-  /** The test's p (Mann–Whitney U, Fisher's exact test), before and after the correction; null: no test (errors are counted, not tested). */
+  /**
+   * The test that confirms a move: paired where the two folders' runs pair (the same repeats with the same
+   * seeds: "Wilcoxon signed-rank (paired)", "McNemar (paired)", "sign test over data sets (paired)"),
+   * otherwise "Mann–Whitney U", "Fisher's exact test"; null for errors, which are counted, not tested.
+   */
+  readonly test: string | null;
+  /** The test's p, before and after the correction (Holm or BH within its level: the sweep's checks, the points'); null: no test. */
   readonly p: number | null;
   readonly adjustedP: number | null;
   readonly verdict: Verdict;
@@ -39,6 +47,11 @@ export interface CompareOptions {
   readonly acceptPointChanges?: boolean;
   /** Compare folders whose data versions differ (docs/theory.md, "Data versions"); refused otherwise. */
   readonly allowDataVersionChange?: boolean;
+  /**
+   * Keep the safety rules (`converged`, `errors`) beside the rules given (default true): a rule of one's
+   * own never lets an all-error or none-converged candidate pass unless this is false.
+   */
+  readonly safetyRules?: boolean;
 }
 
 export interface CompareReport {
@@ -95,7 +108,8 @@ export function compareResults(
   ruleTexts: readonly (FailRule | string)[] = DEFAULT_FAIL_RULES,
   options: CompareOptions = {},
 ): CompareReport {
-  const rules = ruleTexts.map((rule) => (typeof rule === "string" ? parseFailRule(rule) : rule));
+  const given = ruleTexts.map((rule) => (typeof rule === "string" ? parseFailRule(rule) : rule));
+  const rules = options.safetyRules === false ? given : withSafetyRules(given);
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
   const baseline = loadResults(baselineFolder);
@@ -128,7 +142,17 @@ export function compareResults(
       if (rule.kind === "statistic") checks.push(sweepStatistic(rule, matched, baseline, current, checks));
     }
   }
-  const adjusted = adjustP(checks.map((check) => check.p), correction);
+  // A hierarchy: the sweep's checks (which a regression anywhere can fail) and the points' (which localise
+  // it), each level corrected on its own. At the sweep's level Holm weighs the convergence check, the safety
+  // rule, at SAFETY_WEIGHT of alpha beside the statistic rules: a point whose 5 paired runs all stop
+  // converging (p = 1/32) fails the gate at alpha 0.05 beside one statistic rule.
+  const adjusted = new Array<number | null>(checks.length);
+  for (const sweepLevel of [true, false]) {
+    const at = checks.flatMap((check, k) => ((check.point === null) === sweepLevel ? [k] : []));
+    const ps = at.map((k) => checks[k]!.p);
+    const weights = at.map((k) => (checks[k]!.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT));
+    (sweepLevel && correction === "holm" ? weightedHolm(ps, weights) : adjustP(ps, correction)).forEach((value, j) => (adjusted[at[j]!] = value));
+  }
   const outcomes = checks.map(({ moved, certain, ...check }, k): RuleOutcome => {
     const adjustedP = adjusted[k] ?? null;
     const verdict: Verdict = !moved ? "pass" : certain || (adjustedP !== null && adjustedP < alpha) ? "fail" : "inconclusive";
@@ -181,6 +205,12 @@ function sameBounds(column: string, baseline: LoadedResults, current: LoadedResu
   );
 }
 
+/**
+ * The convergence check's weight at the sweep's level (weighted Holm), the statistic rules sharing the rest
+ * (each 1 − SAFETY_WEIGHT: with one, the split is 0.7 to 0.3 of alpha).
+ */
+export const SAFETY_WEIGHT = 0.7;
+
 /** `ratio.<bound>` reads the max-margin separator's ratio, or the planted one's when the solver was off. */
 export function metricColumn(metric: string, results: LoadedResults): string {
   const alias = /^ratio\.(novikoff|snapp|hu|optimised|best)$/.exec(metric);
@@ -198,13 +228,21 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
     case "errors": {
       // Errors are faults of the tool or the machine, never noise: any new one fails, without a test.
       const moved = after.errors > before.errors;
-      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), p: null, moved, certain: moved };
+      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), test: null, p: null, moved, certain: moved };
     }
     case "converged": {
       const share = (row: SummaryRow) => (row.runs === 0 ? null : row.converged / row.runs);
       const moved = (share(after) ?? 0) < (share(before) ?? 0);
+      const change = changeOf(share(before), share(after));
+      const pairs = pairedOutcomes(key, baseline, current);
+      if (pairs !== null) {
+        // McNemar's exact test: of the pairs that disagree, how many lost their convergence.
+        const lost = pairs.filter(([b, c]) => b && !c).length;
+        const gained = pairs.filter(([b, c]) => !b && c).length;
+        return { point, rule: rule.text, column: "converged share", ...change, test: "McNemar (paired)", p: signTestP(lost, lost + gained), moved, certain: false };
+      }
       const p = fisherDropP(before.converged, before.runs, after.converged, after.runs);
-      return { point, rule: rule.text, column: "converged share", ...changeOf(share(before), share(after)), p, moved, certain: false };
+      return { point, rule: rule.text, column: "converged share", ...change, test: "Fisher's exact test", p, moved, certain: false };
     }
   }
 }
@@ -221,7 +259,47 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
   const limit = baseValue === null ? 0 : rule.threshold.relative ? rule.threshold.value * Math.abs(baseValue) : rule.threshold.value;
   // One side without a value (no converged run) is a move the test cannot confirm: inconclusive.
   const moved = change.change === null ? baseValue !== currentValue : Math.abs(change.change) > limit;
-  return { point, rule: rule.text, column, ...change, p: mannWhitneyP(before, after), moved, certain: false };
+  if (pairedOutcomes(key, baseline, current) !== null) {
+    // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
+    const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
+    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", p: signedRankP(differences) ?? 1, moved, certain: false };
+  }
+  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", p: mannWhitneyP(before, after), moved, certain: false };
+}
+
+/** The safety rules (`converged`, `errors`) first, where the given rules lack them, then the given ones. */
+function withSafetyRules(given: readonly FailRule[]): FailRule[] {
+  const has = (kind: FailRule["kind"]) => given.some((rule) => rule.kind === kind);
+  const safety = (["converged", "errors"] as const).filter((kind) => !has(kind)).map((kind) => parseFailRule(kind));
+  return [...safety, ...given];
+}
+
+/**
+ * A point's runs as pairs (baseline converged, current converged), by repeat, when they pair: both folders
+ * hold the same repeats with the same seeds (the same experiment seed and data, so the same data set, ŵ(0)
+ * and orders). Null otherwise: a seed-only change, or repeats added or missing.
+ */
+function pairedOutcomes(key: string, baseline: LoadedResults, current: LoadedResults): [boolean, boolean][] | null {
+  const before = baseline.outcomes.get(key) ?? [];
+  const after = current.outcomes.get(key) ?? [];
+  if (before.length === 0 || before.length !== after.length) return null;
+  const byRepeat = new Map(after.map((run) => [run.repeat, run]));
+  const pairs: [boolean, boolean][] = [];
+  for (const run of before) {
+    const other = byRepeat.get(run.repeat);
+    if (other === undefined || other.seed !== run.seed) return null;
+    pairs.push([run.converged, other.converged]);
+  }
+  return pairs;
+}
+
+/** A paired point's values of `column`, (baseline, current), for the repeats with a value on both sides. */
+function pairedValues(key: string, column: string, baseline: LoadedResults, current: LoadedResults): [number, number][] {
+  const after = new Map(columnValues(current, key, column).map((run) => [run.repeat, run.value]));
+  return columnValues(baseline, key, column).flatMap(({ repeat, value }) => {
+    const other = after.get(repeat);
+    return other === undefined ? [] : [[value, other] as [number, number]];
+  });
 }
 
 /**
@@ -233,6 +311,7 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
  * units of the two folders.
  */
 function sweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
+  if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepConvergence(matched, baseline, current);
   const units = (results: LoadedResults) =>
     unitMeans(
       matched.flatMap((key) => {
@@ -247,7 +326,45 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
   const moved = b !== null && c !== null && c < b;
   const twoSided = mannWhitneyP(before, after);
   const p = twoSided === null ? null : moved ? twoSided / 2 : 1;
-  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), p, moved, certain: false };
+  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), test: "Mann–Whitney U over data sets", p, moved, certain: false };
+}
+
+/**
+ * sweepConvergence where every point's runs pair: each data set (its units, as above) counts its runs that
+ * converged before and after; a one-sided sign test over the data sets whose count changed asks whether
+ * drops outnumber rises beyond chance. Robust to the runs of one data set moving together; a point whose
+ * 5 runs go from 5 converged to 0 makes 5 drops and no rise: p = 1/32, which fails the gate alone.
+ */
+function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
+  const byUnit = new Map<string, number>();
+  let before = 0;
+  let after = 0;
+  for (const key of matched) {
+    const data = dataKey(baseline.points.get(key)!);
+    const afterByRepeat = new Map((current.outcomes.get(key) ?? []).map((run) => [run.repeat, run.converged]));
+    for (const { repeat, converged } of baseline.outcomes.get(key) ?? []) {
+      const unit = unitOf(data, repeat);
+      const delta = (afterByRepeat.get(repeat) ? 1 : 0) - (converged ? 1 : 0);
+      byUnit.set(unit, (byUnit.get(unit) ?? 0) + delta);
+      before += converged ? 1 : 0;
+      after += afterByRepeat.get(repeat) ? 1 : 0;
+    }
+  }
+  const deltas = [...byUnit.values()];
+  const drops = deltas.filter((delta) => delta < 0).length;
+  const rises = deltas.filter((delta) => delta > 0).length;
+  const runs = [...matched].reduce((sum, key) => sum + (baseline.outcomes.get(key)?.length ?? 0), 0);
+  const share = (count: number) => (runs === 0 ? null : count / runs);
+  return {
+    point: null,
+    rule: "converged",
+    column: "converged share (whole sweep)",
+    ...changeOf(share(before), share(after)),
+    test: "sign test over data sets (paired)",
+    p: signTestP(drops, drops + rises),
+    moved: after < before,
+    certain: false,
+  };
 }
 
 /**
@@ -260,6 +377,7 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
  * points of their statistic's change, against the rule's threshold.
  */
 function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[]): Check {
+  if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepStatistic(rule, matched, baseline, current);
   const column = metricColumn(rule.metric, baseline);
   const scored: { unit: string; score: number }[][] = [[], []];
   for (const key of matched) {
@@ -285,8 +403,50 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
     current: middle,
     change: middle,
     relativeChange: null,
+    test: "Mann–Whitney U over data sets",
     p: mannWhitneyP(scores[0]!, scores[1]!),
     moved,
+    certain: false,
+  };
+}
+
+/**
+ * sweepStatistic where every point's runs pair: each pair of runs that converged on both sides gives its
+ * change (relative to the baseline's value for a relative threshold; pairs whose baseline is 0 left out
+ * then), each data set the mean change of its pairs, and the signed-rank test asks whether the data sets'
+ * changes centre on 0. The move is their mean against the threshold: a mean, not a median of medians, so
+ * that integer counts' ties and regressions at a minority of points do not hide it.
+ */
+function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
+  const column = metricColumn(rule.metric, baseline);
+  const byUnit = new Map<string, { sum: number; pairs: number }>();
+  for (const key of matched) {
+    const data = dataKey(baseline.points.get(key)!);
+    const afterByRepeat = new Map(columnValues(current, key, column).map((run) => [run.repeat, run.value]));
+    for (const { value, repeat } of columnValues(baseline, key, column)) {
+      const other = afterByRepeat.get(repeat);
+      if (other === undefined || (rule.threshold.relative && value === 0)) continue;
+      const change = rule.threshold.relative ? (other - value) / Math.abs(value) : other - value;
+      const unit = unitOf(data, repeat);
+      const tally = byUnit.get(unit) ?? { sum: 0, pairs: 0 };
+      tally.sum += change;
+      tally.pairs++;
+      byUnit.set(unit, tally);
+    }
+  }
+  const changes = [...byUnit.values()].map((tally) => tally.sum / tally.pairs);
+  const average = changes.length === 0 ? null : mean(changes);
+  return {
+    point: null,
+    rule: rule.text,
+    column: `${column}, mean change over the data sets${rule.threshold.relative ? " (relative)" : ""}`,
+    baseline: 0,
+    current: average,
+    change: average,
+    relativeChange: null,
+    test: "Wilcoxon signed-rank over data sets (paired)",
+    p: changes.length === 0 ? null : (signedRankP(changes) ?? 1),
+    moved: average !== null && Math.abs(average) > rule.threshold.value,
     certain: false,
   };
 }

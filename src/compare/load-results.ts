@@ -23,8 +23,8 @@ export interface LoadedResults {
   readonly points: ReadonlyMap<string, SummaryRow>;
   /** The converged runs of each point, for the statistical tests. */
   readonly runs: ReadonlyMap<string, readonly RunRow[]>;
-  /** Whether each run of a point converged, by repeat (error runs count as not converged). */
-  readonly outcomes: ReadonlyMap<string, readonly { readonly repeat: number; readonly converged: boolean }[]>;
+  /** Whether each run of a point converged, by repeat, with its seed (error runs count as not converged). */
+  readonly outcomes: ReadonlyMap<string, readonly { readonly repeat: number; readonly seed: number; readonly converged: boolean }[]>;
 }
 
 /** The parameters that identify a grid point across two result folders. */
@@ -47,11 +47,11 @@ export function loadResults(folder: string): LoadedResults {
   const summary = summaryRows(folder, manifest, needs);
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const runs = new Map<string, RunRow[]>();
-  const outcomes = new Map<string, { repeat: number; converged: boolean }[]>();
+  const outcomes = new Map<string, { repeat: number; seed: number; converged: boolean }[]>();
   for (const row of recordsOf(folder)) {
     const key = pointKey(row);
     const converged = row.status === "ok" && row.converged === true;
-    append(outcomes, key, { repeat: row.repeat, converged });
+    append(outcomes, key, { repeat: row.repeat, seed: row.seed, converged });
     if (converged) append(runs, key, row);
   }
   const dataVersion = recordedDataVersion(manifest);

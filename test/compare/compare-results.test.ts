@@ -59,8 +59,11 @@ describe("compareResults", () => {
   it("passes a folder compared with itself", async () => {
     await ready;
     const report = compareResults(baseline, baseline, rules);
-    // 4 points and the whole sweep.
-    expect(report).toMatchObject({ result: "pass", matchedPoints: 4, counts: { pass: 5, fail: 0, inconclusive: 0 }, experimentChanged: false });
+    // The rule and the two safety rules (converged, errors) at 4 points, and the rule and converged over the sweep.
+    expect(report).toMatchObject({ result: "pass", matchedPoints: 4, counts: { pass: 14, fail: 0, inconclusive: 0 }, experimentChanged: false });
+    expect(report.rules).toEqual(["converged", "errors", "median:updates:10%"]);
+    // The same seeds on both sides: every test is paired.
+    expect(new Set(report.outcomes.map((o) => o.test))).toEqual(new Set(["McNemar (paired)", null, "Wilcoxon signed-rank (paired)", "sign test over data sets (paired)", "Wilcoxon signed-rank over data sets (paired)"]));
   });
 
   it("takes the rules as --fail's texts too, and the default rules where none are given", async () => {
@@ -72,6 +75,9 @@ describe("compareResults", () => {
     expect(compareResults(baseline, current)).toEqual(parsed);
     expect(parsed.rules).toEqual(DEFAULT_FAIL_RULES);
     expect(compareResults(baseline, current, ["median:updates:10%"])).toEqual(compareResults(baseline, current, rules));
+    // A rule of one's own keeps the safety rules, unless they are dropped on purpose.
+    expect(compareResults(baseline, current, ["median:updates:10%"]).rules).toEqual(["converged", "errors", "median:updates:10%"]);
+    expect(compareResults(baseline, current, ["median:updates:10%"], { safetyRules: false }).rules).toEqual(["median:updates:10%"]);
     expect(() => compareResults(baseline, current, ["median:updates"])).toThrow("--fail median:updates: use converged, errors, or statistic:metric:threshold");
   });
 
@@ -79,30 +85,39 @@ describe("compareResults", () => {
     await ready;
     const report = compareResults(baseline, rewritten(baseline, slower), rules);
     expect(report.result).toBe("regression");
-    // One point of four moved: the median change over the points is 0, so the sweep's check passes.
-    expect(report.counts).toEqual({ pass: 4, fail: 1, inconclusive: 0 });
-    const failed = report.outcomes.find((outcome) => outcome.verdict === "fail")!;
+    // One point of four moved, and the sweep's mean change with it (paired: the 12 data sets of point 0 rose, the
+    // others did not change). Before 0.8 the sweep took the median change over the points, 0 here: it passed.
+    expect(report.counts).toEqual({ pass: 12, fail: 2, inconclusive: 0 });
+    const failed = report.outcomes.find((outcome) => outcome.verdict === "fail" && outcome.point !== null)!;
     expect(failed.current).toBe(failed.baseline! + 1000);
-    expect(failed.p!).toBeLessThan(0.001);
+    // 12 pairs, every difference +1000: the signed-rank test's smallest two-sided p, 2/2^12.
+    expect(failed).toMatchObject({ test: "Wilcoxon signed-rank (paired)", p: 2 / 4096 });
+    expect(report.outcomes.find((o) => o.point === null && o.verdict === "fail")).toMatchObject({ rule: "median:updates:10%", test: "Wilcoxon signed-rank over data sets (paired)", p: 2 / 4096 });
     expect(compareMarkdown(report)).toContain("| fail | `median:updates:10%` | planted n=40 d=2 margin=0.05 offset=0");
   });
 
   it("calls a change on too few runs inconclusive, not a failure", async () => {
     await ready;
     const report = compareResults(few, rewritten(few, slower), rules);
-    expect(report).toMatchObject({ result: "pass", counts: { pass: 4, fail: 0, inconclusive: 1 } });
+    // Two pairs at point 0: the smallest p of two signs is 0.5, at the point and over its two data sets.
+    expect(report).toMatchObject({ result: "pass", counts: { pass: 12, fail: 0, inconclusive: 2 } });
   });
 
-  it("fails a rise spread over every point that no point confirms alone, over the whole sweep", async () => {
-    // Every converged run's updates doubled, 12 runs a point: each point's p is 0.02 to 0.27 (Holm over 5
-    // checks: none below 0.05), the sweep's 48 units give p = 0.0003.
+  it("fails a rise spread over every point that no point confirms alone, over the whole sweep (unpaired runs)", async () => {
+    // Every converged run's updates doubled, 12 runs a point, under other seeds (the runs do not pair, as after a
+    // change of the experiment's seed): each point's Mann–Whitney p is 0.02 to 0.27 (Holm: none below 0.05),
+    // the sweep's 48 units give p = 0.0003.
     await ready;
-    const risen = rewritten(baseline, (row) => (row.converged ? { ...row, updates: row.updates! * 2 } : row));
+    const risen = rewritten(baseline, (row) => (row.converged ? { ...row, seed: row.seed + 1, updates: row.updates! * 2 } : { ...row, seed: row.seed + 1 }));
     const report = compareResults(baseline, risen, rules);
-    const sweep = report.outcomes.find((o) => o.point === null)!;
-    expect(sweep).toMatchObject({ rule: "median:updates:10%", verdict: "fail" });
+    const sweep = report.outcomes.find((o) => o.point === null && o.rule === "median:updates:10%")!;
+    expect(sweep).toMatchObject({ verdict: "fail", test: "Mann–Whitney U over data sets" });
     expect(sweep.change).toBeCloseTo(1, 12);
     expect(report.outcomes.filter((o) => o.point !== null && o.verdict === "fail")).toEqual([]);
+    // The same rise on paired runs: each point confirms it alone, and the sweep's mean relative change is +100 %.
+    const paired = compareResults(baseline, rewritten(baseline, (row) => (row.converged ? { ...row, updates: row.updates! * 2 } : row)), rules);
+    expect(paired.outcomes.filter((o) => o.point !== null && o.rule === "median:updates:10%").map((o) => o.verdict)).toEqual(["fail", "fail", "fail", "fail"]);
+    expect(paired.outcomes.find((o) => o.point === null && o.rule === "median:updates:10%")!.change).toBeCloseTo(1, 12);
   });
 
   it("reports grid points found on one side only, and a changed experiment", async () => {
@@ -148,8 +163,8 @@ describe("compareResults", () => {
     const report = compareResults(baseline, capped, [parseFailRule("converged")]);
     expect(report.result).toBe("regression");
     const sweep = report.outcomes.find((o) => o.point === null)!;
-    expect(sweep).toMatchObject({ rule: "converged", baseline: 1, current: 0.5, verdict: "fail" });
-    expect(report.outcomes.filter((o) => o.point !== null).every((o) => o.verdict !== "pass")).toBe(true);
+    expect(sweep).toMatchObject({ rule: "converged", baseline: 1, current: 0.5, verdict: "fail", test: "sign test over data sets (paired)" });
+    expect(report.outcomes.filter((o) => o.point !== null && o.rule === "converged").every((o) => o.verdict !== "pass")).toBe(true);
     // A rise is no regression.
     expect(compareResults(capped, baseline, [parseFailRule("converged")]).result).toBe("pass");
   });
@@ -172,14 +187,14 @@ describe("compareResults", () => {
     const report = compareResults(baseline, rewritten(baseline, slower), [parseFailRule("median:updates:10%"), parseFailRule("p90:epochs:0")]);
     const markdown = compareMarkdown(report);
     expect(markdown.indexOf("| fail |")).toBeLessThan(markdown.indexOf("<details>"));
-    expect(markdown).toContain("adjusted by Holm's method and compared with 0.05, so when nothing changed the chance that any check fails is at most 0.05");
+    expect(markdown).toContain("adjusted by Holm's method within each level (the sweep's checks, the points') and compared with 0.05, so when nothing changed the chance that any check of a level fails is at most 0.05");
     expect(compareMarkdown(compareResults(baseline, baseline, rules, { correction: "bh" }))).toContain("Benjamini–Hochberg");
   });
 
   it("reads ratio.<bound> as the max-margin ratio", async () => {
     await ready;
     const report = compareResults(baseline, baseline, [parseFailRule("p90:ratio.novikoff:0.05")]);
-    expect(report.outcomes[0]!.column).toBe("optimalNovikoffRatio");
+    expect(report.outcomes.find((o) => o.rule === "p90:ratio.novikoff:0.05")!.column).toBe("optimalNovikoffRatio");
   });
 });
 

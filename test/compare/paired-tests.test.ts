@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { weightedHolm, adjustP } from "../../src/compare/adjust-p.js";
+import { compareResults } from "../../src/compare/compare-results.js";
+import { signTestP } from "../../src/compare/sign-test.js";
+import { signedRankP } from "../../src/compare/signed-rank.js";
+import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { readResultFolder } from "../../src/runner/read-result-folder.js";
+import { temporaryFolder } from "../helpers.js";
+
+describe("the paired tests", () => {
+  it("signed-rank: exact two-sided p-values, zeros dropped, ties at their mid-ranks; the normal approximation beyond 60 differences", () => {
+    // scipy.stats.wilcoxon: [1..5] 0.0625, [−1, 2..5] 0.125 (exact).
+    expect(signedRankP([1, 2, 3, 4, 5])).toBe(0.0625);
+    expect(signedRankP([0, 0, 1, 2, 3, 4, 5])).toBe(0.0625);
+    expect(signedRankP([-1, 2, 3, 4, 5])).toBe(0.125);
+    // Three tied positives: mid-rank 2 each, the sum 6 of 6 possible: P = 1/8 a side.
+    expect(signedRankP([1, 1, 1])).toBe(0.25);
+    expect(signedRankP([0, 0])).toBeNull();
+    expect(signedRankP([3, -3])).toBe(1);
+    // 77 differences (numpy, rounded to 0.1: many ties): scipy's wilcoxon(method="approx", correction=True) 0.06327670625606902.
+    expect(signedRankP([2.3, -2.3, 0.7, -0.3, -0.2, 0.1, -1.7, 0.1, -0.6, 3.6, 0.5, -0.1, -0.4, -0.8, -0.1, 0.8, 0.1, 1.3, 0.1, 0.3, 1.8, 0.8, -0.2, 0.1, 0.8, 2.2, 0.1, 1.3, -0.6, 1.2, 0.9, 0.4, 1.0, -2.5, 1.3, -0.7, -1.4, 0.6, 1.0, -0.1, -0.8, 0.3, 0.2, 1.7, 1.0, 0.5, 1.4, 0.1, -0.6, 0.9, 0.9, 0.1, -0.5, 0.5, -2.2, 1.0, 0.8, -1.3, 0.4, -0.7, 1.1, -1.7, -0.6, 1.0, 1.5, -1.9, -0.2, 0.6, -0.3, 1.9, -0.9, 0.7, -0.7, 1.7, 0.3, -0.1, -1.4])).toBeCloseTo(0.0632767, 5);
+  });
+
+  it("sign test (McNemar's exact test): the binomial's upper tail, exactly to 1 000 trials, approximately beyond", () => {
+    expect(signTestP(5, 5)).toBe(1 / 32);
+    expect(signTestP(3, 5)).toBe(0.5);
+    expect(signTestP(0, 5)).toBe(1);
+    expect(signTestP(0, 0)).toBe(1);
+    // scipy.stats.binom.sf(529, 1000, 0.5) = 0.031011597549181716; sf(1040, 2000, 0.5) = 0.03504046582404104.
+    expect(signTestP(530, 1000)).toBeCloseTo(0.0310116, 6);
+    expect(signTestP(1041, 2000)).toBeCloseTo(0.0350405, 3);
+  });
+
+  it("weighted Holm: equal weights are Holm; weights share alpha at the first step", () => {
+    const ps = [0.04, 0.001, null, 0.2, 0.01];
+    expect(weightedHolm(ps, [1, 1, 1, 1, 1])).toEqual(adjustP(ps, "holm"));
+    // 0.03125 with weight 0.7 beside 0.5 with weight 0.3: 0.03125·1/0.7 = 0.0446 (below 0.05), then 0.5·0.3/0.3.
+    const [safety, statistic] = weightedHolm([1 / 32, 0.5], [0.7, 0.3]);
+    expect(safety).toBeCloseTo(0.03125 / 0.7, 12);
+    expect(statistic).toBeCloseTo(0.5, 12);
+  });
+});
+
+function loaded(source: Record<string, unknown>): LoadedExperiment {
+  return { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "c".repeat(64) };
+}
+
+describe("the gate at 5 repeats", () => {
+  it("fails a point whose 5 paired runs all stop converging, beside the default rules, and passes the candidate against itself", async () => {
+    // Margins 0.3 and 0.25 (a few epochs) and 0.01 (many more): a candidate whose epoch cap the hard point's
+    // runs no longer reach, as a code change that slowed convergence there would.
+    const source = { name: "gate", seed: 4, repeats: 5, optimal: false, grid: { n: 40, d: 2, margin: [0.3, 0.25, 0.01] } };
+    const baseline = temporaryFolder();
+    await runExperiment(loaded(source), { threads: 1, outDir: baseline });
+    const runs = [...readResultFolder(baseline).runs()];
+    const easy = Math.max(...runs.filter((row) => row.margin !== 0.01).map((row) => row.epochs!));
+    // The premise: a cap that every easy run meets and no run of the hard point does.
+    expect(Math.min(...runs.filter((row) => row.margin === 0.01).map((row) => row.epochs!))).toBeGreaterThan(easy);
+    const candidate = temporaryFolder();
+    await runExperiment(loaded({ ...source, maxEpochs: easy }), { threads: 1, outDir: candidate });
+    const after = [...readResultFolder(candidate).runs()];
+    const lost = after.filter((row) => row.converged === false);
+    expect(new Set(lost.map((row) => row.point)).size).toBe(1);
+    expect(lost).toHaveLength(5);
+
+    const report = compareResults(baseline, candidate);
+    expect(report.result).toBe("regression");
+    const sweep = report.outcomes.find((o) => o.point === null && o.rule === "converged")!;
+    expect(sweep).toMatchObject({ test: "sign test over data sets (paired)", p: 1 / 32, verdict: "fail" });
+    // The point's own McNemar test says where (p 1/32 too, Holm over the points' checks: inconclusive).
+    expect(report.outcomes.find((o) => o.point !== null && o.rule === "converged" && o.current === 0)).toMatchObject({ test: "McNemar (paired)", p: 1 / 32 });
+    expect(compareResults(candidate, candidate).result).toBe("pass");
+    // A rule of one's own keeps the safety rules: the collapse still fails the gate.
+    expect(compareResults(baseline, candidate, ["p90:epochs:1000%"]).result).toBe("regression");
+    // Without the safety rules the user's rule alone decides: the epochs of the converged runs did not move.
+    expect(compareResults(baseline, candidate, ["p90:epochs:1000%"], { safetyRules: false }).result).toBe("pass");
+  });
+});
