@@ -1,5 +1,5 @@
 import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/dot-enclosure.js";
-import { divDown, mulUp, sqrtUp } from "../math/outward-rounding.js";
+import { divDown, mulUp, sqrtDown, sqrtUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 
 /** The margin of a separator ŵ (any positive scale) on the learner's data, from intervals. */
@@ -22,6 +22,8 @@ export function separatorMargin(data: LearnerData, separator: ArrayLike<number>,
   const s = dotEnclosure(separator, 0, separator, 0, data.dim);
   // Σ_j |ŵ_j u_ij| ≤ ‖ŵ‖·R for every row (Cauchy–Schwarz): the scale of the dots' error bound.
   const a = minRowDot(data.u, data.n, data.dim, separator, mulUp(sqrtUp(s.hi), sqrtUp(maxRowSquare(data.u, data.n, data.dim).hi)), dots);
-  const margin = a.lo > 0 ? divDown(a.lo, sqrtUp(s.hi)) : a.lo / Math.sqrt(s.hi);
+  // Rounded down on both sides of 0: a positive a over the largest √S, a negative one over the smallest (a
+  // plain division had rounded noisy data's negative margins up to 1.3e-16 above their exact value).
+  const margin = a.lo > 0 ? divDown(a.lo, sqrtUp(s.hi)) : a.lo < 0 && s.lo > 0 ? divDown(a.lo, sqrtDown(s.lo)) : a.lo / Math.sqrt(s.hi);
   return { margin, a, s };
 }

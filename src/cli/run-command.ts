@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
+import { InputError } from "../experiment/input-error.js";
 import { experimentFromText, loadExperiment } from "../experiment/load-experiment.js";
 import { describePlan } from "../sweep/describe-plan.js";
 import { formatPlan } from "./format-plan.js";
@@ -160,7 +161,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   }
   if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
   info(closingLine(shard === undefined ? experiment.name : `${experiment.name} shard ${shard.index}/${shard.count}`, report));
-  if (shard === undefined && argv.report) info(`Report: ${await writeReport(report.outDir)}`);
+  if (shard === undefined && argv.report) await reportStep(report.outDir, info);
   if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);
   return reportProblems(report);
 }
@@ -201,6 +202,21 @@ function interruptOnSignals(info: (text: string) => void): { signal: AbortSignal
       process.off("SIGTERM", onSignal);
     },
   };
+}
+
+/**
+ * The report after complete tables: a failure to draw it (a plotting library's fault, a full disk) is said
+ * as a warning with the command that tries again, and does not turn a finished sweep into a failed one (its
+ * exit code stays the sweep's). A refusal the user caused (an input error: a linked plots/) stays an error.
+ */
+async function reportStep(outDir: string, info: (text: string) => void): Promise<void> {
+  try {
+    info(`Report: ${await writeReport(outDir)}`);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`Warning: the report could not be written (${message.split("\n")[0]}); the tables in ${outDir}/ are complete. Try again with: perceptron-lab report ${shellWord(outDir)}\n`);
+  }
 }
 
 export function closingLine(name: string, report: RunReport): string {

@@ -8,9 +8,15 @@ import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-co
 import { analyseDataSet } from "./analyse-data-set.js";
 import { beyondSeparable, type RunSpec } from "./run-types.js";
 
-/** A separator as written out: its unit vector, the margin of that vector, and its bounds for the run. */
+/** A separator as written out: the vector as computed, its unit vector, its margin and its bounds for the run. */
 export interface WrittenSeparator {
-  /** The unit vector ŵ* divided by ‖ŵ*‖ in the learner's coordinates (bias last), as float64 gives it. */
+  /**
+   * The separator as the sweep computed it, at its own scale (learner's coordinates, bias last): the margin
+   * and the bounds below are this vector's, exactly as the row's (margins and bounds do not depend on the
+   * scale), so an exact check from it and the data set certifies the row. JSON keeps every double exactly.
+   */
+  readonly vector: number[];
+  /** vector / ‖vector‖, rounded: for reading, not for checking (its rounding moves the margin by an ulp or so). */
   readonly unit: number[];
   /** γ = min_i ŵ*·u_i/‖ŵ*‖, rounded down (negative: the vector does not separate). */
   readonly margin: number;
@@ -30,6 +36,8 @@ export interface WrittenFreundSchapire {
 export interface RunSeparators {
   readonly run: number;
   readonly seed: number;
+  /** ŵ(0) of the run (learner's coordinates, bias last): with η, what Snapp's, Hu's and N(v)'s bounds read. */
+  readonly initialWeights: number[];
   readonly updates: number;
   readonly epochs: number;
   readonly converged: boolean;
@@ -62,7 +70,7 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
     if (vector === null || vector === undefined) return null;
     const norm = euclidean(vector);
     const { margin, bounds } = computeBounds(learner, vector, spec.eta, analysis.initialWeights, wanted);
-    return { unit: Array.from(vector, (value) => value / norm), margin: Math.min(margin, separatorMargin(learner, vector).margin), bounds };
+    return { vector: Array.from(vector), unit: Array.from(vector, (value) => value / norm), margin: Math.min(margin, separatorMargin(learner, vector).margin), bounds };
   };
   const epochs = analysis.perceptron.epochs;
   const fs = (entry: { w: Float64Array } | null | undefined): WrittenFreundSchapire | null => {
@@ -74,6 +82,7 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
   return {
     run: spec.run,
     seed: spec.seed,
+    initialWeights: Array.from(analysis.initialWeights),
     updates: analysis.perceptron.updates,
     epochs,
     converged: analysis.perceptron.converged,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { computeBounds } from "../../src/bounds/convergence-bounds.js";
 import { countErrors } from "../../src/run/analyse-data-set.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import { generateData } from "../../src/generators/generate-data.js";
@@ -49,6 +50,9 @@ describe("runs on data that need not be separable", () => {
       for (const separator of [written.planted, written.maxMargin, written.tightestHu, written.tightestOptimised]) {
         expect(separator!.margin).toBeGreaterThan(0);
         expect(Math.hypot(...separator!.unit)).toBeCloseTo(1, 12);
+        // The vector as computed: its margin and bounds are the written ones, exactly (what an exact check reads).
+        const again = computeBounds(toLearnerCoordinates(generateData(spec, createDraws(spec.seed, "data", 2)), spec.bias), Float64Array.from(separator!.vector), spec.eta, Float64Array.from(written.initialWeights));
+        expect(again.bounds).toEqual(separator!.bounds);
       }
       if (init === "zero") {
         expect(written.tightestFreundSchapire!.bound).toBe(row.tightestFreundSchapireBound);
