@@ -128,4 +128,14 @@ describe("usage mistakes of run and rerun", () => {
     expect(readFileSync(join(work, "plots", "updates-vs-bounds.svg"), "utf8")).toBe("the user's picture");
     expect(existsSync(join(out, "runs.csv"))).toBe(true);
   });
+
+  it("keeps a finished sweep's exit code when its report cannot be written, and says how to retry", () => {
+    // A folder where a plot's file goes: the report cannot write it (a fault outside the sweep).
+    const out = join(folder, "report-fails");
+    mkdirSync(join(out, "plots", "updates-vs-bounds.svg"), { recursive: true });
+    const result = cli(["run", "experiments/quick.json", "--out", out, "--quiet"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^Warning: the report could not be written \\(.*\\); the tables in ${out}/ are complete\\. Try again with: perceptron-lab report ${out}\n$`));
+    expect(readFileSync(join(out, "manifest.json"), "utf8")).toContain('"status": "complete"');
+  });
 });
