@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
 import { InputError } from "../experiment/input-error.js";
+import { generatorEntry } from "../generators/generator-registry.js";
 import { experimentFromText, loadExperiment } from "../experiment/load-experiment.js";
 import { describePlan } from "../sweep/describe-plan.js";
 import { formatPlan } from "./format-plan.js";
@@ -245,6 +246,10 @@ export function reportProblems(report: RunReport): number {
 }
 
 export function describeRun(row: RunRow): string {
-  const shape = row.generator === "planted" ? ` margin=${row.margin} radius=${row.radius} offset=${row.offset}` : row.c === null ? "" : ` c=${row.c}`;
+  // The generator's own keys (margin, radius, …; c; the data file), those with a value.
+  const shape = generatorEntry(row.generator)
+    .keys.filter((key) => row[key] !== null)
+    .map((key) => ` ${key}=${row[key]}`)
+    .join("");
   return `run ${row.run} (seed ${row.seed}, ${row.generator} n=${row.n} d=${row.d}${shape} bias=${row.bias} eta=${row.eta} init=${row.init} order=${row.order})`;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BOUND_KEYS } from "../bounds/bound-choice.js";
+import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
@@ -9,7 +10,6 @@ import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
  * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
  */
 
-export const GENERATORS = ["planted", "orthonormal", "hadamard", "three-point", "csv"] as const;
 export const ORDERS = ["cyclic", "shuffle"] as const;
 
 // zod 4's number() refuses NaN and ±Infinity (JSON turns 1e400 into Infinity).
@@ -32,7 +32,7 @@ export const gridSchema = z
   .strictObject({
     generator: oneOrMany(z.enum(GENERATORS, { error: `must be one of ${GENERATORS.join(", ")}` }))
       .optional()
-      .describe("Data generators; default planted; csv: the data files of `data`."),
+      .describe(`Data generators; default ${DEFAULT_GENERATOR}. ${GENERATOR_ENTRIES.map((entry) => `${entry.name}: ${entry.description}.`).join(" ")}`),
     data: oneOrMany(z.string({ error: "is not a string (a CSV file's path)" }).min(1, { error: "must not be empty" }))
       .optional()
       .describe("Data files for the csv generator: CSVs as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), paths relative to the experiment file; required by csv."),
@@ -125,4 +125,5 @@ export const experimentSchema = z
 
 export type GridInput = z.infer<typeof gridSchema>;
 export type ExperimentInput = z.infer<typeof experimentSchema>;
-export type GeneratorName = (typeof GENERATORS)[number];
+export type { GeneratorName };
+export { GENERATORS };

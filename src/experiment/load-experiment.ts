@@ -5,7 +5,8 @@ import type { DataSet } from "../generators/data-set.js";
 import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
-import { experimentSchema, type ExperimentInput, type GeneratorName, type GridInput } from "./experiment-schema.js";
+import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
+import { DEFAULT_GENERATOR, generatorEntry } from "../generators/generator-registry.js";
 import { applyOverrides } from "./apply-overrides.js";
 import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
@@ -116,7 +117,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
   // before anything runs, and their shapes give the grid points' n and d.
   const written = new Map<string, string>();
   resolvedGrids.forEach((grid, index) => {
-    if (!grid.generator.includes("csv")) return;
+    if (!grid.generator.some((name) => generatorEntry(name).keys.includes("data"))) return;
     grid.data!.forEach((name, k) => written.set(name, written.get(name) ?? itemPath(many ? `grid[${index}]` : "grid", "data", k, grids[index]!.data)));
   });
   const files = options.recordedOnly && options.recorded
@@ -155,7 +156,7 @@ function list<T>(value: T | readonly T[] | undefined): readonly T[] | null {
 
 /** Fills a grid's defaults and checks the rules between its keys that no combination could satisfy. */
 function resolveGrid(input: GridInput, where: string): Grid {
-  const generator = list(input.generator) ?? ["planted"];
+  const generator = list(input.generator) ?? [DEFAULT_GENERATOR];
   const grid: Grid = {
     generator,
     data: list(input.data),
@@ -185,46 +186,18 @@ function resolveGrid(input: GridInput, where: string): Grid {
     });
   }
   for (const name of generator) {
-    for (const key of REQUIRED_KEYS[name]) {
+    const entry = generatorEntry(name);
+    for (const key of entry.required) {
       if (grid[key] === null) throw new InputError(`${where}.${key} is required by the ${name} generator`);
     }
   }
-  if (generator.includes("planted")) {
-    const largestRadius = Math.max(...grid.radius);
-    const smallestMargin = Math.min(...grid.margin!);
-    const radiusText = grid.radius.length > 1 ? `the largest radius ${largestRadius}` : `radius ${largestRadius}`;
-    grid.margin!.forEach((margin, index) => {
-      if (margin >= largestRadius) {
-        throw new InputError(`${itemPath(where, "margin", index, input.margin)}: ${margin} must be smaller than ${radiusText}`);
-      }
-    });
-    grid.offset.forEach((offset, index) => {
-      if (Math.abs(offset) + smallestMargin >= largestRadius) {
-        const marginText = grid.margin!.length > 1 ? `the smallest margin ${smallestMargin}` : `margin ${smallestMargin}`;
-        throw new InputError(
-          `${itemPath(where, "offset", index, input.offset)}: ${offset} is too large: |offset| + ${marginText} must be smaller than ${radiusText}`,
-        );
-      }
-    });
-    const smallestOffset = Math.min(...grid.offset.map(Math.abs));
-    grid.overlap.forEach((overlap, index) => {
-      if (smallestOffset + overlap >= largestRadius) {
-        const offsetText = grid.offset.length > 1 ? `the smallest |offset| ${smallestOffset}` : `|offset| ${smallestOffset}`;
-        throw new InputError(`${itemPath(where, "overlap", index, input.overlap)}: ${overlap} is too large: ${offsetText} + overlap must be smaller than ${radiusText}`);
-      }
-    });
+  // The rules between a generator's keys that no combination could satisfy, in the order of the grid's generators.
+  for (const name of generator) {
+    const [problem] = generatorEntry(name).gridProblems?.(grid) ?? [];
+    if (problem) throw new InputError(`${itemPath(where, problem.key, problem.index, input[problem.key])}: ${problem.message}`);
   }
   return grid;
 }
-
-/** The grid keys each generator needs, beyond those with a default. */
-const REQUIRED_KEYS: Record<GeneratorName, readonly ("n" | "d" | "margin" | "c" | "data")[]> = {
-  planted: ["n", "d", "margin"],
-  orthonormal: ["n"],
-  hadamard: ["n"],
-  "three-point": ["c"],
-  csv: ["data"],
-};
 
 function itemPath(where: string, key: string, index: number, raw: unknown): string {
   return Array.isArray(raw) ? `${where}.${key}[${index}]` : `${where}.${key}`;

@@ -1,11 +1,8 @@
+import { isBinaryPower, isPowerOfTwo } from "../math/power-of-two.js";
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
-
-/** True for 1, 2, 4, 8, … */
-export function isPowerOfTwo(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0;
-}
+import type { GeneratorEntry } from "./generator-entry.js";
 
 /**
  * The Hadamard family of docs/theory.md (with bias): x_i is row i of the Sylvester Hadamard matrix of order n
@@ -41,3 +38,33 @@ function popcount(v: number): number {
   for (let m = v; m !== 0; m &= m - 1) count++;
   return count;
 }
+
+/**
+ * The Hadamard family as the pipeline knows it: n a power of 2 (d = n − 1 follows), with a bias; from
+ * ŵ(0) = 0 exactly n = (R/γ*)² updates in any order, for η a power of two. Every first-pass dot product is
+ * a tie at exactly 0 only in exact arithmetic: sums of a non-dyadic η (0.7, 0.1) leave residues of ±1e-16
+ * that break the ties, and the float64 run makes fewer updates (10 instead of 16 at n = 16, η = 0.7).
+ */
+export const hadamardGenerator = {
+  name: "hadamard",
+  description: "rows of a Sylvester Hadamard matrix without its first column, random labels, with a bias (n a power of 2, d = n − 1): exactly n = (R/γ)² updates",
+  required: ["n"],
+  keys: [],
+  defaultBias: true,
+  *shapes(grid) {
+    for (const n of grid.n!) for (const d of grid.d ?? [n - 1]) yield { data: null, n, d };
+  },
+  exclusionReason(p) {
+    if (!p.bias) return "hadamard: needs bias true";
+    if (!isPowerOfTwo(p.n)) return "hadamard: needs n a power of 2";
+    if (p.d !== p.n - 1) return "hadamard: needs d = n - 1";
+    return null;
+  },
+  dataParameters: (p) => ({ generator: p.generator, n: p.n }),
+  generate: (p, source) => generateHadamard(p.n, source),
+  expectedUpdates: (p) => (isBinaryPower(p.eta) ? p.n : null),
+  tight: true,
+  resident: false,
+  epochsGuess: () => 2,
+  plotFamily: "structured",
+} satisfies GeneratorEntry;

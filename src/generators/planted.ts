@@ -3,7 +3,9 @@ import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/sc
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
+import type { GeneratorEntry, GridProblem } from "./generator-entry.js";
 import { plantedRows, type PlantedRows } from "./planted-rows.js";
+import { beyondSeparable } from "../run/run-types.js";
 import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
 
 export interface PlantedParameters {
@@ -239,3 +241,71 @@ function orthogonalUnitVector(w: Float64Array, normal: NormalSource, out: Float6
     }
   }
 }
+
+/**
+ * The smallest planted margin, relative to the radius, that float64 can realise: a point's distance to the
+ * hyperplane carries a rounding error of about 1e-15 × R, so below this the planted margin is no longer
+ * the one asked for (at 1e-300 the points even fall on the wrong side, and the data are not separable).
+ */
+export const MIN_MARGIN_TO_RADIUS = 1e-12;
+
+/** The planted family as the pipeline knows it (docs/theory.md, "Generators with exact control"). */
+export const plantedGenerator = {
+  name: "planted",
+  description: "points placed at distance ≥ margin from a random hyperplane w·x + offset = 0 inside the ball of radius R, with label noise or overlap on request",
+  required: ["n", "d", "margin"],
+  keys: ["margin", "radius", "offset", "noise", "overlap"],
+  defaultBias: true,
+  *shapes(grid) {
+    for (const n of grid.n!) for (const d of grid.d!) yield { data: null, n, d };
+  },
+  gridProblems(grid) {
+    const problems: GridProblem[] = [];
+    const largestRadius = Math.max(...grid.radius);
+    const smallestMargin = Math.min(...grid.margin!);
+    const radiusText = grid.radius.length > 1 ? `the largest radius ${largestRadius}` : `radius ${largestRadius}`;
+    grid.margin!.forEach((margin, index) => {
+      if (margin >= largestRadius) problems.push({ key: "margin", index, message: `${margin} must be smaller than ${radiusText}` });
+    });
+    grid.offset.forEach((offset, index) => {
+      if (Math.abs(offset) + smallestMargin >= largestRadius) {
+        const marginText = grid.margin!.length > 1 ? `the smallest margin ${smallestMargin}` : `margin ${smallestMargin}`;
+        problems.push({ key: "offset", index, message: `${offset} is too large: |offset| + ${marginText} must be smaller than ${radiusText}` });
+      }
+    });
+    const smallestOffset = Math.min(...grid.offset.map(Math.abs));
+    grid.overlap.forEach((overlap, index) => {
+      if (smallestOffset + overlap >= largestRadius) {
+        const offsetText = grid.offset.length > 1 ? `the smallest |offset| ${smallestOffset}` : `|offset| ${smallestOffset}`;
+        problems.push({ key: "overlap", index, message: `${overlap} is too large: ${offsetText} + overlap must be smaller than ${radiusText}` });
+      }
+    });
+    return problems;
+  },
+  exclusionReason(p) {
+    if (p.margin! >= p.radius!) return "planted: margin must be smaller than radius";
+    if (p.margin! < MIN_MARGIN_TO_RADIUS * p.radius!) return `planted: margin must be at least ${MIN_MARGIN_TO_RADIUS} × radius (float64 places points to about 1e-15 × radius)`;
+    if (Math.abs(p.offset!) + p.margin! >= p.radius!) return "planted: |offset| + margin must be smaller than radius";
+    if (!p.bias && p.offset !== 0) return "planted: offset must be 0 without a bias";
+    if (Math.abs(p.offset!) + p.overlap! >= p.radius!) return "planted: |offset| + overlap must be smaller than radius";
+    return null;
+  },
+  // Noise and overlap do not enter: runs that differ only in them draw the same uniforms (see runSeed).
+  dataParameters: (p) => ({ generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset }),
+  generate: (p, source, _dataSets, allocate) =>
+    generatePlanted({ n: p.n, d: p.d, margin: p.margin!, radius: p.radius!, offset: p.offset!, noise: p.noise ?? 0, overlap: p.overlap ?? 0 }, source, allocate),
+  expectedUpdates: () => null,
+  tight: false,
+  resident: true,
+  epochsGuess(p, maxEpochs) {
+    // Label noise or overlap usually leave the data not separable: the run goes to maxEpochs, and is then
+    // replayed for its pocket error (twice the epochs).
+    if (beyondSeparable(p)) return 2 * maxEpochs;
+    // (R̂/γ̂)² = ((R/γ)² + [bias]/γ²)·(1 + b²) (docs/theory.md, "Generators"), as ratios: squaring R and γ first
+    // overflows to Infinity/Infinity = NaN beyond ~1e154, and a NaN cost would batch no run at all.
+    const ratio = p.radius! / p.margin!;
+    const bound = (ratio * ratio + (p.bias ? 1 / p.margin! ** 2 : 0)) * (p.bias ? 1 + p.offset! ** 2 : 1);
+    return Number.isNaN(bound) ? maxEpochs : Math.min(maxEpochs, 1 + bound);
+  },
+  plotFamily: "planted",
+} satisfies GeneratorEntry;

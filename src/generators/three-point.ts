@@ -1,4 +1,6 @@
+import { isBinaryPower } from "../math/power-of-two.js";
 import type { DataSet } from "./data-set.js";
+import type { GeneratorEntry } from "./generator-entry.js";
 
 /**
  * The three-point family of docs/theory.md: 1-D, with bias, all labels +1, presented cyclically in the order
@@ -15,3 +17,41 @@ export function generateThreePoint(c: number): DataSet {
     planted: { w: Float64Array.of(0), b: 1 },
   };
 }
+
+/** The three-point family's fixed size. */
+const THREE_POINT = { n: 3, d: 1 } as const;
+
+/**
+ * The three-point family as the pipeline knows it: n = 3, d = 1, with a bias; from ŵ(0) = 0 in the cyclic
+ * order, 1 + ⌊c²/2⌋ updates. Where c²/2 lies within 1e-9 of an integer the count hinges on a tie at exactly
+ * 0, which only exact arithmetic keeps: a dyadic c (c·1024 a whole number below 2^30) and η a power of two.
+ * Elsewhere rounding cannot move the count.
+ */
+export const threePointGenerator = {
+  name: "three-point",
+  description: "x = (c/2, −c, c), all labels +1, with a bias (n = 3, d = 1): 1 + ⌊c²/2⌋ updates against (R/γ)² = 1 + c²",
+  required: ["c"],
+  keys: ["c"],
+  defaultBias: true,
+  *shapes(grid) {
+    for (const n of grid.n ?? [THREE_POINT.n]) for (const d of grid.d ?? [THREE_POINT.d]) yield { data: null, n, d };
+  },
+  exclusionReason(p) {
+    if (!p.bias) return "three-point: needs bias true";
+    if (p.n !== THREE_POINT.n || p.d !== THREE_POINT.d) return "three-point: has n = 3 and d = 1";
+    return null;
+  },
+  dataParameters: (p) => ({ generator: p.generator, c: p.c }),
+  generate: (p) => generateThreePoint(p.c!),
+  expectedUpdates(p) {
+    const c = p.c!;
+    const half = (c * c) / 2;
+    const exact = Number.isInteger(c * 1024) && Math.abs(c * 1024) < 2 ** 30 && isBinaryPower(p.eta);
+    if (p.order !== "cyclic" || (!exact && Math.abs(half - Math.round(half)) < 1e-9)) return null;
+    return 1 + Math.floor(half);
+  },
+  tight: false,
+  resident: false,
+  epochsGuess: () => 2,
+  plotFamily: "three-point",
+} satisfies GeneratorEntry;

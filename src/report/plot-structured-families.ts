@@ -1,3 +1,4 @@
+import { generatorEntry } from "../generators/generator-registry.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
@@ -58,7 +59,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
  * c, and the limit 1/2 as a rule.
  */
 export function threePointRatioPlot(input: PlotInput): Plot | null {
-  const rows = input.summary.filter((row) => row.generator === "three-point" && row.plantedNovikoffRatio.median !== null);
+  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "three-point" && row.plantedNovikoffRatio.median !== null);
   if (new Set(rows.map((row) => row.c)).size < 2) return null;
   const sweep = sweepFactors(rows, ["c"]);
   const others = sweep.shown;

@@ -1,3 +1,4 @@
+import { generatorEntry } from "../generators/generator-registry.js";
 import { counted, plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
 
@@ -8,7 +9,7 @@ import { channelEncoding, describeImplied, describeLayout, factorFields, faceted
  * never pools points the sweep tells apart (unless there are too many: then the caption says so).
  */
 export function tightnessPlot(input: PlotInput, against: "margin" | "d"): Plot | null {
-  const rows = input.summary.filter((row) => row.generator === "planted" && row.bestRatio.median !== null);
+  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "planted" && row.bestRatio.median !== null);
   if (new Set(rows.map((row) => row[against])).size < 2) return null;
   const sweep = sweepFactors(rows, [against]);
   const others = sweep.shown;

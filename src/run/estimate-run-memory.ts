@@ -1,3 +1,4 @@
+import { generatorEntry } from "../generators/generator-registry.js";
 import type { RunSpec } from "./run-types.js";
 
 type Sizes = Pick<RunSpec, "generator" | "n" | "d" | "bias">;
@@ -5,12 +6,12 @@ type Sizes = Pick<RunSpec, "generator" | "n" | "d" | "bias">;
 /**
  * The bytes of the typed arrays a run allocates for its data, which live outside V8's heap and so escape
  * the worker's heap limit: those of residentBytes in the WebAssembly module's memory (in TypeScript the
- * points and the learner's vectors alone, less), the points of the generators other than the planted one
+ * points and the learner's vectors alone, less), the points of the generators that do not write them there
  * (which make their own array, or share a file's), and the labels and the presentation order (5 bytes a point).
  */
 export function estimateRunMemory(spec: Sizes): number {
   const { n, d } = sizes(spec);
-  return residentBytes(spec) + (spec.generator === "planted" ? 0 : 8 * n * d) + 5 * n;
+  return residentBytes(spec) + (generatorEntry(spec.generator).resident ? 0 : 8 * n * d) + 5 * n;
 }
 
 /**
@@ -27,8 +28,6 @@ export function residentBytes(spec: Sizes): number {
   return 8 * n * (d + dim) + 8 * (5 * n + 2 * dim) + 16 * 8;
 }
 
-function sizes(spec: Sizes): { n: number; d: number; dim: number } {
-  const d = spec.generator === "three-point" ? 1 : spec.d;
-  const n = spec.generator === "three-point" ? 3 : spec.n;
-  return { n, d, dim: spec.bias ? d + 1 : d };
+function sizes({ n, d, bias }: Sizes): { n: number; d: number; dim: number } {
+  return { n, d, dim: bias ? d + 1 : d };
 }

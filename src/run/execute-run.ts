@@ -1,6 +1,7 @@
 import { boundModes, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
+import { generatorEntry } from "../generators/generator-registry.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
 import { parseInit, type InitSpec } from "../perceptron/initial-weights.js";
 import { ResidentArrays } from "../perceptron/perceptron-wasm.js";
@@ -179,13 +180,13 @@ function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: Ro
 
 /**
  * Whether a run contradicts docs/theory.md's exact count: a converged run must make exactly the expected
- * updates (and on the orthonormal and Hadamard families meet (R/γ*)² of the max-margin separator
- * exactly: ratio 1); a run cut off at maxEpochs must not have made more.
+ * updates (and on the families whose entry says so, orthonormal and Hadamard, meet (R/γ*)² of the
+ * max-margin separator exactly: ratio 1); a run cut off at maxEpochs must not have made more.
  */
 function missesExpectation(spec: RunSpec, updates: number, converged: boolean, expected: number | null, optimal: BoundSet | null): boolean {
   if (expected === null) return false;
   if (!converged) return updates > expected;
-  const tight = spec.generator === "orthonormal" || spec.generator === "hadamard";
+  const tight = generatorEntry(spec.generator).tight;
   const novikoff = optimal?.novikoff ?? null;
   return updates !== expected || (tight && novikoff !== null && updates !== novikoff);
 }

@@ -1,3 +1,4 @@
+import { generatorEntry } from "../generators/generator-registry.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { summariseRuns } from "../aggregate/summarise-runs.js";
@@ -81,6 +82,7 @@ export function runStreamOf(folder: string, manifest: Manifest | null, options: 
 }
 
 function withPointDefaults(row: RunRow): RunRow {
-  const absent = row.generator === "planted" ? 0 : null;
+  // Folders before 0.5 have no noise or overlap: 0 for the generators that have them, null for the others.
+  const absent = generatorEntry(row.generator).keys.includes("noise") ? 0 : null;
   return { ...row, noise: row.noise ?? absent, overlap: row.overlap ?? absent };
 }

@@ -1,5 +1,6 @@
 import { BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, type BoundKey, type BoundMode } from "../bounds/bound-choice.js";
 import { beyondSeparable } from "../run/run-types.js";
+import { generatorEntry } from "../generators/generator-registry.js";
 import type { Experiment, Grid } from "../experiment/experiment.js";
 import { estimateRunCost } from "./estimate-run-cost.js";
 import { planSweep, type SkippedPoints } from "./plan-sweep.js";
@@ -47,7 +48,7 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
     shardRuns += runs;
     multiplyAdds += costOf(point) * runs;
     if (beyondSeparable(point.parameters)) beyondSeparableRuns += runs;
-    if (point.parameters.generator === "csv") csvRuns += runs;
+    if (generatorEntry(point.parameters.generator).plotFamily === "data") csvRuns += runs;
   };
   if (shard === null) {
     for (const point of plan.points()) add(point, plan.repeats);

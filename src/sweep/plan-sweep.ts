@@ -1,6 +1,6 @@
 import type { Experiment, Grid } from "../experiment/experiment.js";
-import type { GeneratorName } from "../experiment/experiment-schema.js";
-import { isPowerOfTwo } from "../generators/hadamard.js";
+import type { FamilyKey } from "../generators/generator-entry.js";
+import { generatorEntry } from "../generators/generator-registry.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
 import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";
 
@@ -73,48 +73,25 @@ function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
   }
 }
 
-/** Every combination of one grid, valid or not. */
+/** Every combination of one grid, valid or not: each generator's shapes (its sizes or its files), then its own keys, then the learner's. */
 export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Generator<PointParameters> {
   for (const generator of grid.generator) {
-    if (generator === "csv") {
-      // A data file fixes n and d; the learner's keys sweep over it.
-      for (const data of grid.data!) {
-        const { n, d } = dataFiles[data]!;
-        for (const bias of grid.bias ?? [true]) {
-          for (const eta of grid.eta) {
-            for (const init of grid.init) {
-              for (const order of grid.order) {
-                yield { generator, data, n, d, margin: null, radius: null, offset: null, noise: null, overlap: null, c: null, bias, eta, init, order };
-              }
-            }
-          }
-        }
-      }
-      continue;
-    }
-    const planted = generator === "planted";
-    const threePoint = generator === "three-point";
-    const margins = planted ? grid.margin! : [null];
-    const radii = planted ? grid.radius : [null];
-    const offsets = planted ? grid.offset : [null];
-    const noises = planted ? grid.noise : [null];
-    const overlaps = planted ? grid.overlap : [null];
-    const cs = threePoint ? grid.c! : [null];
-    const biases = grid.bias ?? [generator !== "orthonormal"];
-    for (const n of grid.n ?? [THREE_POINT.n]) {
-      for (const d of grid.d ?? [derivedDimension(generator, n)]) {
-        for (const margin of margins) {
-          for (const radius of radii) {
-            for (const offset of offsets) {
-              for (const noise of noises) {
-                for (const overlap of overlaps) {
-                  for (const c of cs) {
-                    for (const bias of biases) {
-                      for (const eta of grid.eta) {
-                        for (const init of grid.init) {
-                          for (const order of grid.order) {
-                            yield { generator, data: null, n, d, margin, radius, offset, noise, overlap, c, bias, eta, init, order };
-                          }
+    const entry = generatorEntry(generator);
+    const values = (key: FamilyKey): readonly (number | null)[] => (entry.keys.includes(key) ? (grid[key] as readonly number[]) : [null]);
+    const [margins, radii, offsets, noises, overlaps, cs] = (["margin", "radius", "offset", "noise", "overlap", "c"] as const).map(values);
+    const biases = grid.bias ?? [entry.defaultBias];
+    for (const { data, n, d } of entry.shapes(grid, dataFiles)) {
+      for (const margin of margins!) {
+        for (const radius of radii!) {
+          for (const offset of offsets!) {
+            for (const noise of noises!) {
+              for (const overlap of overlaps!) {
+                for (const c of cs!) {
+                  for (const bias of biases) {
+                    for (const eta of grid.eta) {
+                      for (const init of grid.init) {
+                        for (const order of grid.order) {
+                          yield { generator, data, n, d, margin, radius, offset, noise, overlap, c, bias, eta, init, order };
                         }
                       }
                     }
@@ -129,50 +106,7 @@ export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Gen
   }
 }
 
-const THREE_POINT = { n: 3, d: 1 } as const;
-
-function derivedDimension(generator: GeneratorName, n: number): number {
-  switch (generator) {
-    case "hadamard":
-      return n - 1;
-    case "three-point":
-      return THREE_POINT.d;
-    default:
-      return n;
-  }
-}
-
-/** The rule of docs/theory.md ("Generators with exact control") a combination breaks, or null. */
-/**
- * The smallest planted margin, relative to the radius, that float64 can realise: a point's distance to the
- * hyperplane carries a rounding error of about 1e-15 × R, so below this the planted margin is no longer
- * the one asked for (at 1e-300 the points even fall on the wrong side, and the data are not separable).
- */
-export const MIN_MARGIN_TO_RADIUS = 1e-12;
-
+/** The rule of docs/theory.md ("Generators with exact control") a combination breaks, or null: its generator's. */
 export function exclusionReason(p: PointParameters): string | null {
-  switch (p.generator) {
-    case "planted":
-      if (p.margin! >= p.radius!) return "planted: margin must be smaller than radius";
-      if (p.margin! < MIN_MARGIN_TO_RADIUS * p.radius!) return `planted: margin must be at least ${MIN_MARGIN_TO_RADIUS} × radius (float64 places points to about 1e-15 × radius)`;
-      if (Math.abs(p.offset!) + p.margin! >= p.radius!) return "planted: |offset| + margin must be smaller than radius";
-      if (!p.bias && p.offset !== 0) return "planted: offset must be 0 without a bias";
-      if (Math.abs(p.offset!) + p.overlap! >= p.radius!) return "planted: |offset| + overlap must be smaller than radius";
-      return null;
-    case "orthonormal":
-      if (p.bias) return "orthonormal: needs bias false";
-      if (p.d !== p.n) return "orthonormal: needs d = n";
-      return null;
-    case "hadamard":
-      if (!p.bias) return "hadamard: needs bias true";
-      if (!isPowerOfTwo(p.n)) return "hadamard: needs n a power of 2";
-      if (p.d !== p.n - 1) return "hadamard: needs d = n - 1";
-      return null;
-    case "three-point":
-      if (!p.bias) return "three-point: needs bias true";
-      if (p.n !== THREE_POINT.n || p.d !== THREE_POINT.d) return "three-point: has n = 3 and d = 1";
-      return null;
-    case "csv":
-      return null;
-  }
+  return generatorEntry(p.generator).exclusionReason(p);
 }

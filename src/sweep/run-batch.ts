@@ -1,5 +1,6 @@
 import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { RunTables } from "../export/run-lines.js";
+import { generatorEntry } from "../generators/generator-registry.js";
 import type { DataVersion } from "../random/data-version.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
 import { seedOf, seedPrefix } from "./run-seed.js";
@@ -84,17 +85,7 @@ export function singleRuns(batch: RunBatch): RunBatch[] {
   );
 }
 
-/** The parameters that define a run's data set (and so, with the repeat, its seed; see runSeed). */
+/** The parameters that define a run's data set (and so, with the repeat, its seed; see runSeed): its generator's. */
 function dataParameters(p: PointParameters): Record<string, unknown> {
-  switch (p.generator) {
-    case "planted":
-      return { generator: p.generator, n: p.n, d: p.d, margin: p.margin, radius: p.radius, offset: p.offset };
-    case "three-point":
-      return { generator: p.generator, c: p.c };
-    case "csv":
-      // the file's name as written: the data are the file's, the seed draws ŵ(0) and the permutations
-      return { generator: p.generator, data: p.data };
-    default:
-      return { generator: p.generator, n: p.n };
-  }
+  return generatorEntry(p.generator).dataParameters(p);
 }

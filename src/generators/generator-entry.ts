@@ -1,0 +1,71 @@
+import type { Float64Allocator } from "../math/scratch-array.js";
+import type { Draws } from "../random/random-draws.js";
+import type { Uniform } from "../random/seeded-random.js";
+import type { PointParameters } from "../run/run-types.js";
+import type { DataSet } from "./data-set.js";
+
+/** The data sets of the csv generator, by file name as the experiment writes it (read once, shared, never changed). */
+export type DataSets = ReadonlyMap<string, DataSet>;
+
+/** The grid keys a generator may make its own, beyond n and d: its points carry them, the others are null. */
+export type FamilyKey = "data" | "margin" | "radius" | "offset" | "noise" | "overlap" | "c";
+
+/** The grid as a generator reads it: each key's values (null where the grid does not give them). */
+export interface GridValues {
+  readonly data: readonly string[] | null;
+  readonly n: readonly number[] | null;
+  readonly d: readonly number[] | null;
+  readonly margin: readonly number[] | null;
+  readonly radius: readonly number[];
+  readonly offset: readonly number[];
+  readonly noise: readonly number[];
+  readonly overlap: readonly number[];
+  readonly c: readonly number[] | null;
+}
+
+/** A rule the grid's values break, found when the experiment is loaded: the key, the item, why. */
+export interface GridProblem {
+  readonly key: FamilyKey;
+  readonly index: number;
+  readonly message: string;
+}
+
+/**
+ * What the pipeline knows of a generator, declared in the generator's own module (docs/architecture.md,
+ * "Registries"): the planner, the experiment's schema and rules, the runs, the tables and the report ask
+ * the registry (generator-registry.ts) and never name a generator.
+ */
+export interface GeneratorEntry {
+  readonly name: string;
+  /** One line for the schema's description and the docs. */
+  readonly description: string;
+  /** The grid keys it needs (no default serves it). */
+  readonly required: readonly ("n" | "d" | "margin" | "c" | "data")[];
+  /** The keys its points carry (swept from the grid); every other of FamilyKey is null in its points. */
+  readonly keys: readonly FamilyKey[];
+  /** Whether the learner has a bias where the grid does not say. */
+  readonly defaultBias: boolean;
+  /** The (data, n, d) of its points from the grid: the sizes given, fixed or derived, or a data file's. */
+  shapes(grid: GridValues, files: Readonly<Record<string, { readonly n: number; readonly d: number }>>): Iterable<{ readonly data: string | null; readonly n: number; readonly d: number }>;
+  /** Rules between the grid's values that no point could satisfy (checked when the experiment is loaded). */
+  gridProblems?(grid: GridValues): GridProblem[];
+  /** The rule of docs/theory.md a point breaks (the point is skipped and counted), or null. */
+  exclusionReason(p: PointParameters): string | null;
+  /** The parameters that define its data set: with the experiment's seed and the repeat, they make the run's seed. */
+  dataParameters(p: PointParameters): Record<string, unknown>;
+  /** The data set of a point, from the run's `data` stream (or the shared files). */
+  generate(p: PointParameters, source: Uniform | Draws, dataSets: DataSets | undefined, allocate: Float64Allocator): DataSet;
+  /** The exact number of updates docs/theory.md predicts, where float64 reproduces it; else null. */
+  expectedUpdates(p: PointParameters): number | null;
+  /** Whether a converged run meets (R/γ*)² of the max-margin separator exactly (its ratio is 1). */
+  readonly tight: boolean;
+  /** Whether it writes its points into the run's resident arrays (otherwise it allocates them, or shares a file's). */
+  readonly resident: boolean;
+  /** A guess of a run's epochs, for batching and sharding only (a poor guess costs balance, never correctness). */
+  epochsGuess(p: PointParameters, maxEpochs: number): number;
+  /**
+   * Its family in the report: "planted" (margins, dimensions, noise: the tightness and Freund–Schapire plots),
+   * "structured" (an exact count to meet), "three-point" (a ratio that tends to ½), "data" (a user's data sets).
+   */
+  readonly plotFamily: "planted" | "structured" | "three-point" | "data";
+}
