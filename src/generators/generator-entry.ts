@@ -1,3 +1,4 @@
+import type { Grid } from "../experiment/experiment.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
 import type { Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
@@ -11,17 +12,7 @@ export type DataSets = ReadonlyMap<string, DataSet>;
 export type FamilyKey = "data" | "margin" | "radius" | "offset" | "noise" | "overlap" | "c";
 
 /** The grid as a generator reads it: each key's values (null where the grid does not give them). */
-export interface GridValues {
-  readonly data: readonly string[] | null;
-  readonly n: readonly number[] | null;
-  readonly d: readonly number[] | null;
-  readonly margin: readonly number[] | null;
-  readonly radius: readonly number[];
-  readonly offset: readonly number[];
-  readonly noise: readonly number[];
-  readonly overlap: readonly number[];
-  readonly c: readonly number[] | null;
-}
+export type GridValues = Pick<Grid, "data" | "n" | "d" | FamilyKey>;
 
 /** A rule the grid's values break, found when the experiment is loaded: the key, the item, why. */
 export interface GridProblem {

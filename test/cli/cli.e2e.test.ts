@@ -224,8 +224,10 @@ describe("perceptron-lab compare", () => {
     const markdown = cli(["compare", join(folder, "a"), join(folder, "a"), "--fail", "median:updates:5%", "--fail", "p90:ratio.best:0.01"]);
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain("### perceptron-lab compare: PASS");
-    // 48 points × 2 rules, and each rule over the whole sweep.
-    expect(markdown.stdout).toContain("48 grid points matched; 98 checks: 0 fail, 0 inconclusive, 98 pass.");
+    // 48 points × (2 rules and the safety rules converged and errors), and each tested rule over the whole sweep.
+    expect(markdown.stdout).toContain("48 grid points matched; 195 checks: 0 fail, 0 inconclusive, 195 pass.");
+    const given = cli(["compare", join(folder, "a"), join(folder, "a"), "--fail", "median:updates:5%", "--fail", "p90:ratio.best:0.01", "--no-safety-rules"]);
+    expect(given.stdout).toContain("48 grid points matched; 98 checks: 0 fail, 0 inconclusive, 98 pass.");
     const json = JSON.parse(cli(["compare", join(folder, "a"), join(folder, "a"), "--json"]).stdout);
     expect(json).toMatchObject({ result: "pass", rules: ["converged", "errors", "median:updates:5%"], matchedPoints: 48, correction: "holm", failures: [] });
     expect(json.outcomes[0]).toMatchObject({ rule: "converged", p: 1, adjustedP: 1, verdict: "pass" });
@@ -237,7 +239,7 @@ describe("perceptron-lab compare", () => {
     const regression = cli(["compare", join(folder, "a"), join(folder, "b")]);
     expect(regression.code).toBe(1);
     expect(regression.stdout).toMatch(/^### perceptron-lab compare: REGRESSION\n\nFails: \d+ checks? failed\.\n/);
-    expect(regression.stdout).toMatch(/\| fail \| `converged` \| whole sweep \| 1 \| 0\.566667 \|/);
+    expect(regression.stdout).toMatch(/\| fail \| `converged` \| whole sweep \| 1 \| 0\.566667 \| -0\.4333 \(-43\.33%\) \| sign test over data sets \(paired\) \|/);
     expect(cli(["compare", join(folder, "a"), join(folder, "missing")]).stderr).toBe(`Error: ${join(folder, "missing")}: no manifest.json; compare needs a complete result folder written by run, run --shard or merge\n`);
   });
 });
