@@ -109,7 +109,9 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     "#SBATCH --open-mode=append",
     "#SBATCH --requeue",
     "set -euo pipefail",
-    `task="\${SLURM_ARRAY_TASK_ID:?run this script as a job array task: sbatch --array=K ${layout.shardScript}}"`,
+    // The script's path in a variable of its own: a path written into the message itself would be expanded there.
+    `script=${shellWord(layout.shardScript)}`,
+    `task="\${SLURM_ARRAY_TASK_ID:?run this script as a job array task: sbatch --array=K $script}"`,
     `shard=$((task + \${SHARD_OFFSET:-0}))`,
     `mkdir -p ${shellWord(logs)}`,
     `exec >>${shellWord(logs)}/shard-"$shard".log 2>&1`,

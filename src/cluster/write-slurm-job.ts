@@ -55,9 +55,22 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
   if (existsSync(join(work, CLUSTER_FILE)) && !options.overwrite) {
     throw new InputError(`${work} already holds a Slurm job (${CLUSTER_FILE}): --overwrite writes its scripts again (the shard folders stay)`);
   }
+  // What the scripts carry: every path quoted where a shell reads it; what cannot be carried safely, refused.
+  const experimentPath = resolve(loaded.path);
+  for (const [what, value] of [["the experiment file", experimentPath], ["--out", out], ...loaded.overrides?.map((override) => ["--set", override] as const) ?? []] as const) refuseControl(what, value);
+  for (const [what, value] of [
+    ["--work", work],
+    ["the working folder", process.cwd()],
+    ["--partition", options.partition],
+    ["--account", options.account],
+    ["--time", options.time],
+    ["--memory", options.memory],
+  ] as const) {
+    if (value !== undefined) refuseInDirective(what, value);
+  }
   const layout: ClusterLayout = {
     scheduler: "slurm",
-    experiment: resolve(loaded.path),
+    experiment: experimentPath,
     overrides: loaded.overrides ?? [],
     shards: options.shards,
     out,
@@ -93,6 +106,30 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
   }
   writeFileAtomic(join(work, CLUSTER_FILE), `${JSON.stringify(layout, null, 2)}\n`);
   return { work, layout, submit };
+}
+
+/**
+ * Refuses a control character (a newline, a tab, …): a job script's comment or line would end there, and
+ * what follows would run as a command.
+ */
+function refuseControl(what: string, value: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new InputError(`${what} ${JSON.stringify(value)}: holds a control character (a newline?), which a job script cannot carry safely: choose another name`);
+  }
+}
+
+/**
+ * Refuses what a #SBATCH line cannot carry: a value there is split at white space, takes no shell quoting,
+ * and in a file name `%` is Slurm's pattern (%j, %A): the working folder, the work folder (its logs) and
+ * the resource options must be plain.
+ */
+function refuseInDirective(what: string, value: string): void {
+  refuseControl(what, value);
+  const bad = /[\s'"`\\%$]/.exec(value);
+  if (bad) {
+    throw new InputError(`${what} ${JSON.stringify(value)}: a #SBATCH line cannot carry ${JSON.stringify(bad[0])} (white space, quotes, \\, % and $ are not allowed there): choose a path or value without it`);
+  }
 }
 
 /** A job name Slurm and a shell take as is. */

@@ -135,5 +135,46 @@ describe("slurm and check on the command line", () => {
     expect(written.stdout).toContain(`Submit:       bash ${join(cwd, "merged-slurm", "submit.sh")}\n`);
     expect(readFileSync(join(cwd, "merged-slurm", "cluster.json"), "utf8")).toContain('"shards": 3');
   });
-});
 
+  it("carry hostile paths as data, never as commands, and refuse what a job script cannot carry", () => {
+    const base = temporaryFolder();
+    const pwned = join(base, "PWNED");
+    const quick = readFileSync("experiments/quick.json", "utf8");
+    // Where a shell would read a command: $(…), backticks, }$(…) after a parameter expansion, quotes, non-ASCII.
+    const hostile = ["$(touch PWNED)", "a`touch PWNED`b", "x}$(touch PWNED)", "it's \"quoted\"", "café"];
+    for (const name of hostile) {
+      const folder = join(base, `exp-${hostile.indexOf(name)}`, name);
+      mkdirSync(folder, { recursive: true });
+      const experiment = join(folder, `${name}.json`);
+      writeFileSync(experiment, quick);
+      const loaded = loadExperiment(experiment, { overrides: [`description=${name}`] });
+      // In the experiment's path and the result folder: quoted where the scripts read them.
+      const work = join(base, `work-${hostile.indexOf(name)}`);
+      const job = writeSlurmJob(loaded, { shards: 2, out: join(folder, "merged"), work });
+      for (const script of [job.layout.shardScript, job.layout.mergeScript, job.submit]) {
+        expect(spawnSync("bash", ["-n", script]).status, script).toBe(0);
+      }
+      // The shard script outside an array task: it stops with its message, which names the script as written.
+      const outside = spawnSync("bash", [job.layout.shardScript], { cwd: base, encoding: "utf8", env: { PATH: process.env.PATH } });
+      expect(outside.status).not.toBe(0);
+      expect(outside.stderr).toContain(`sbatch --array=K ${job.layout.shardScript}`);
+      // submit.sh with a stand-in sbatch that records its arguments and answers a job id.
+      const bin = join(base, `bin-${hostile.indexOf(name)}`);
+      mkdirSync(bin);
+      writeFileSync(join(bin, "sbatch"), `#!/bin/bash\nprintf '%s\\n' "$@" >> ${JSON.stringify(join(bin, "calls"))}\necho 42\n`);
+      chmodSync(join(bin, "sbatch"), 0o755);
+      const submitted = spawnSync("bash", [job.submit], { cwd: base, encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}` } });
+      expect(submitted.status, submitted.stderr).toBe(0);
+      expect(readFileSync(join(bin, "calls"), "utf8").split("\n")).toContain(job.layout.shardScript);
+    }
+    expect(() => readFileSync(pwned)).toThrow();
+    // A work folder that cannot go into a #SBATCH line (its logs are named there), or a newline anywhere: refused.
+    const loaded = loadExperiment("experiments/quick.json");
+    expect(() => writeSlurmJob(loaded, { shards: 2, out: join(base, "m1"), work: join(base, "x}$(touch PWNED)") })).toThrow(
+      `--work ${JSON.stringify(join(base, "x}$(touch PWNED)"))}: a #SBATCH line cannot carry "$" (white space, quotes, \\, % and $ are not allowed there): choose a path or value without it`,
+    );
+    expect(() => writeSlurmJob(loaded, { shards: 2, out: join(base, "m2"), work: join(base, "with space") })).toThrow('a #SBATCH line cannot carry " "');
+    expect(() => writeSlurmJob(loaded, { shards: 2, out: join(base, "line\nbreak") })).toThrow("holds a control character (a newline?), which a job script cannot carry safely");
+    expect(() => readFileSync(pwned)).toThrow();
+  });
+});
