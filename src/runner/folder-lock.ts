@@ -12,6 +12,14 @@ export const LOCK_FOLDER = ".perceptron-lab.lock";
 const HOLDER_FILE = "holder.json";
 /** The prefix of the folder a lock is prepared in before it is renamed into place. */
 export const LOCK_STAGING = `${LOCK_FOLDER}.new-`;
+/**
+ * The folder a takeover holds while it removes a dead or stale lock and takes its own (mkdir: one process
+ * at a time). Without it two processes that both found the same dead holder could each remove the lock
+ * and the second one remove the first one's new lock: both wrote.
+ */
+export const TAKEOVER_FOLDER = `${LOCK_FOLDER}.takeover`;
+/** A takeover folder older than this was left by a process killed in its few milliseconds: removed. */
+const TAKEOVER_STALE_MS = 10_000;
 
 /**
  * A lock whose holder stopped refreshing it this long ago is stale and taken over. The holder refreshes it
@@ -50,34 +58,45 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
   }
   const lockPath = join(outDir, LOCK_FOLDER);
   const holderPath = join(lockPath, HOLDER_FILE);
-  const previous = existsSync(lockPath) ? readHolder(holderPath) : null;
-  let note: string | null = null;
-  if (existsSync(lockPath)) {
-    const age = Date.now() - lockAge(lockPath);
-    if (previous !== null && previous.host === hostname() && !isRunning(previous.pid)) {
-      removePath(lockPath, { recursive: true });
-      note = `took over the lock of ${describe(previous)}, which is no longer running`;
-    } else if (age > STALE_MS) {
-      note = `took over a stale lock (not refreshed for ${Math.round(age / 1000)} s) of ${previous === null ? "an unknown process" : describe(previous)}`;
-    }
-  }
   let compromised: Error | null = null;
-  let release: () => void;
   const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
-  try {
-    release = lockfile.lockSync(outDir, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: STALE_MS,
-      fs: lockFileSystem(holder),
-      onCompromised: (error) => {
-        compromised = error;
-      },
+  const take = () => {
+    try {
+      return lockfile.lockSync(outDir, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: STALE_MS,
+        fs: lockFileSystem(holder),
+        onCompromised: (error) => {
+          compromised = error;
+        },
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      const other = readHolder(holderPath);
+      throw new InputError(`${outDir} is being written by another perceptron-lab (${other === null ? "unknown" : describe(other)}): wait for it to finish, or stop it`);
+    }
+  };
+  let note: string | null = null;
+  let release: () => void;
+  const seen = existsSync(lockPath) ? { holder: readHolder(holderPath), mtime: lockAge(lockPath) } : null;
+  const dead = (found: Holder | null) => found !== null && found.host === hostname() && !isRunning(found.pid);
+  if (seen !== null && (dead(seen.holder) || Date.now() - seen.mtime > STALE_MS)) {
+    // A takeover: under the takeover folder, and only of the lock judged dead or stale (the same holder,
+    // not refreshed since), removed and replaced by this process's own before another may look.
+    release = underTakeover(outDir, () => {
+      const now = existsSync(lockPath) ? { holder: readHolder(holderPath), mtime: lockAge(lockPath) } : null;
+      if (now !== null && sameHolder(now.holder, seen.holder) && now.mtime === seen.mtime) {
+        const age = Date.now() - now.mtime;
+        note = dead(now.holder)
+          ? `took over the lock of ${describe(now.holder!)}, which is no longer running`
+          : `took over a stale lock (not refreshed for ${Math.round(age / 1000)} s) of ${now.holder === null ? "an unknown process" : describe(now.holder)}`;
+        removePath(lockPath, { recursive: true });
+      }
+      return take();
     });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    const other = readHolder(holderPath);
-    throw new InputError(`${outDir} is being written by another perceptron-lab (${other === null ? "unknown" : describe(other)}): wait for it to finish, or stop it`);
+  } else {
+    release = take();
   }
   let released = false;
   return {
@@ -99,6 +118,33 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
       }
     },
   };
+}
+
+/**
+ * Runs a takeover holding TAKEOVER_FOLDER: a second process taking over the same folder meanwhile is refused
+ * (it would find this one's new lock anyway); a takeover folder left by a killed process is removed once old.
+ */
+function underTakeover<T>(outDir: string, work: () => T): T {
+  const mutex = join(outDir, TAKEOVER_FOLDER);
+  try {
+    mkdirSync(mutex);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    if (Date.now() - lockAge(mutex) <= TAKEOVER_STALE_MS) {
+      throw new InputError(`${outDir}: another perceptron-lab is taking over this folder's lock at this moment: try again in a few seconds`);
+    }
+    rmSync(mutex, { recursive: true, force: true });
+    mkdirSync(mutex);
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(mutex, { recursive: true, force: true });
+  }
+}
+
+function sameHolder(a: Holder | null, b: Holder | null): boolean {
+  return a === null || b === null ? a === b : a.pid === b.pid && a.host === b.host && a.since === b.since;
 }
 
 /**
