@@ -50,7 +50,7 @@ export const MAX_MARKS = 3000;
 
 /** A specification with its schema, the factors' record and the look every plot shares. */
 export function plotSpec(body: Record<string, unknown>, factors: PlotFactors): Record<string, unknown> {
-  return { $schema: SCHEMA, usermeta: { factors }, ...body, config: { font: "system-ui, sans-serif", axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelFontSize: 11, titleFontSize: 12 } } };
+  return { $schema: SCHEMA, usermeta: { factors }, ...body, config: { font: "system-ui, sans-serif", axis: { labelFontSize: 11, titleFontSize: 12, gridColor: "#e4e4e4", tickCount: 6 }, legend: { labelFontSize: 11, titleFontSize: 12 } } };
 }
 
 /** Whether `values` span at least a decade, all above 0: then a log axis, else a linear one. */
