@@ -1,9 +1,9 @@
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
-import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
@@ -12,12 +12,13 @@ import { readManifest, recordedDataVersion, requireComplete, type Manifest } fro
 import type { RunStream } from "./recorded-runs.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
-import { checkResultFolder, clearResults, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
+import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
+import { finishStagedMove, MOVE_JOURNAL, moveStagedResults } from "./staged-move.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo, toolVersion } from "./tool-info.js";
-import { VIOLATIONS_FOLDER, writeViolationData } from "./write-violation-data.js";
-import { makeFolder, removePath, renameDurably } from "../files/checked-fs.js";
+import { writeViolationData } from "./write-violation-data.js";
+import { makeFolder, removePath } from "../files/checked-fs.js";
 import { MinHeap } from "../math/min-heap.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
@@ -91,10 +92,12 @@ export async function mergeShards(
     recordedOnly: true,
   });
   const plan = planSweep(experiment);
-  if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+  // (A folder whose last merge was killed in its final move is finished under the lock first.)
+  if (inspectResultFolder(outDir).hasResults && !options.overwrite && !existsSync(join(outDir, MOVE_JOURNAL))) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
   const lock = lockResultFolder(outDir, "merge");
   try {
     if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
+    if (finishStagedMove(outDir)) options.onNote?.(`${outDir}: finished the final move of a merge that was interrupted: the folder holds that merge's results`);
     removeLeftovers(outDir);
     if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
     // The tables are written in a staging folder and moved into place only once every record of every shard
@@ -118,7 +121,7 @@ export async function mergeShards(
         mergedFrom: Array.from({ length: count }, (_, k) => byIndex.get(k + 1)!),
       });
       lock.check();
-      moveIntoPlace(staging, outDir);
+      moveStagedResults(staging, outDir);
       return report;
     } finally {
       removePath(staging, { recursive: true });
@@ -281,19 +284,6 @@ async function mergeRows(
 const MERGE_READ_BYTES = 16 << 20;
 const MAX_CHUNK_BYTES = 1 << 20;
 const MIN_CHUNK_BYTES = 4 << 10;
-
-/** The staged tables and manifest into the output folder: what it held goes first, the manifest comes last. */
-function moveIntoPlace(staging: string, outDir: string): void {
-  if (inspectResultFolder(outDir).hasResults) clearResults(outDir);
-  for (const file of TABLE_FILES) if (existsSync(join(staging, file))) renameDurably(join(staging, file), join(outDir, file));
-  if (existsSync(join(staging, RUNS_PARQUET))) renameDurably(join(staging, RUNS_PARQUET), join(outDir, RUNS_PARQUET));
-  const violations = join(staging, VIOLATIONS_FOLDER);
-  if (existsSync(violations)) {
-    makeFolder(join(outDir, VIOLATIONS_FOLDER));
-    for (const file of readdirSync(violations)) renameDurably(join(violations, file), join(outDir, VIOLATIONS_FOLDER, file));
-  }
-  renameDurably(join(staging, OUTPUT_FILES.manifest), join(outDir, OUTPUT_FILES.manifest));
-}
 
 function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {
   const manifest = readManifest(dir, "merge joins folders written by run --shard");

@@ -56,16 +56,20 @@ export function checkResultFolder(outDir: string, flag: string): void {
  * last, so that a kill part way leaves either the old manifest without records, or no manifest: a folder
  * that a plain --resume starts afresh.
  */
-export function clearResults(outDir: string): void {
+export function clearResults(outDir: string, keep: ReadonlySet<string> = new Set()): void {
   // Through a link, the files removed by name below would be another folder's.
   refuseLinkedSubfolder(outDir, REPORT_FILES.plots);
   refuseLinkedSubfolder(outDir, VIOLATIONS_FOLDER);
-  removePath(join(outDir, OUTPUT_FILES.runsJsonl));
-  removePath(join(outDir, PREVIOUS_RUNS));
-  for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) removePath(join(outDir, file));
+  // `keep`: files (relative to outDir) a staged move already brought, which belong to the new results.
+  const remove = (file: string) => {
+    if (!keep.has(file)) removePath(join(outDir, file));
+  };
+  remove(OUTPUT_FILES.runsJsonl);
+  remove(PREVIOUS_RUNS);
+  for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) remove(file);
   removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => (PLOT_FILES as readonly string[]).includes(file));
-  removeOwnFiles(join(outDir, VIOLATIONS_FOLDER), (file) => VIOLATION_FILE.test(file));
-  removePath(join(outDir, OUTPUT_FILES.manifest));
+  removeOwnFiles(join(outDir, VIOLATIONS_FOLDER), (file) => VIOLATION_FILE.test(file) && !keep.has(join(VIOLATIONS_FOLDER, file)));
+  remove(OUTPUT_FILES.manifest);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
+import { finishStagedMove } from "./staged-move.js";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -124,6 +125,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   const lock = lockResultFolder(outDir, "run");
   try {
     if (lock.note !== null) given.onNote?.(`${outDir}: ${lock.note}`);
+    if (finishStagedMove(outDir)) given.onNote?.(`${outDir}: finished the final move of a merge that was interrupted: the folder holds that merge's results`);
     removeLeftovers(outDir);
     // A resume keeps to the formats the folder's sweep was started with.
     const state = inspectResultFolder(outDir);

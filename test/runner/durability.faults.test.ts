@@ -98,6 +98,37 @@ describe("kills aimed at every file operation", () => {
     );
     expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
   });
+
+  it("leave a merge's folder whole: a kill in its final move is finished by the next merge, never tables without a manifest", async () => {
+    // Two shards, and a folder holding an earlier merge of them (merge --overwrite replaces it).
+    const shards = [1, 2].map((index) => join(folder, `merge-shard-${index}`));
+    for (const [k, shard] of shards.entries()) expect(cli(run(shard, "--shard", `${k + 1}/2`)).code).toBe(0);
+    const merged = join(folder, "merged-reference");
+    expect(cli(["merge", merged, ...shards, "--quiet"]).code).toBe(0);
+    const tables = resultTables(merged);
+    const points = faultPoints(["merge", join(folder, "merge-trace"), ...shards, "--quiet"]);
+    // The final move: from the journal's write to the journal's removal.
+    const journal = points.filter(([, , path]) => path.includes(".perceptron-lab.move.json")).map(([k]) => k);
+    expect(journal.length).toBeGreaterThan(1);
+    const move = points.filter(([k]) => k >= Math.min(...journal) && k <= Math.max(...journal));
+    expect(move.some(([, operation, path]) => operation === "rename" && path.endsWith("manifest.json"))).toBe(true);
+    const outcomes = await inParallel(
+      move.map(([k, operation, path]) => async () => {
+        const out = join(folder, `merge-kill-${k}`);
+        const killed = await cliAsync(["merge", out, ...shards, "--quiet"], { PERCEPTRON_LAB_TEST_KILL_AT: String(k) });
+        const again = await cliAsync(["merge", out, ...shards, "--quiet"]);
+        // Finished by the second merge (which then finds the folder complete and refuses to replace it
+        // without --overwrite), or, killed before the journal was whole, merged afresh by it.
+        const finishedNote = again.stderr.includes("finished the final move of a merge that was interrupted");
+        const whole = JSON.stringify(resultTables(out)) === JSON.stringify(tables) && existsSync(join(out, "manifest.json"));
+        const leftovers = readdirSync(out).filter((file) => file.startsWith("."));
+        return { k, operation, path, killed: killed.signal, again: again.code, finishedNote, whole, leftovers };
+      }),
+    );
+    expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.whole || o.leftovers.length > 0 || (o.again !== 0 && !o.finishedNote))).toEqual([]);
+    // Some kills did land mid-move (the journal written, not removed): those are the ones the journal is for.
+    expect(outcomes.filter((o) => o.finishedNote).length).toBeGreaterThan(0);
+  });
 });
 
 describe("a write that fails", () => {
