@@ -10,15 +10,29 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string):
     const swept = Object.entries(grid.swept).map(([key, values]) => `${key} ${values.map((value) => String(value)).join(", ")}`);
     lines.push(`  grid ${grid.grid}: ${count(grid.points, "point")}${swept.length > 0 ? `, sweeping ${swept.join("; ")}` : ""}`);
   }
+  if (plan.identicalRepeatPoints > 0) lines.push(`  ${identicalRepeatsNote(plan.identicalRepeatPoints, plan.repeats)}`);
   for (const entry of plan.skipped) lines.push(`  skipped ${count(entry.points, "point")} of grid ${entry.grid}: ${entry.reason}`);
   if (plan.shard !== null) lines.push(`shard ${plan.shard.index}/${plan.shard.count}: ${count(plan.shardRuns, "run")}`);
   lines.push(
     `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows: an upper estimate; the max-margin QP not counted)`,
   );
+  lines.push(diskLine(plan));
   lines.push(...boundLines(plan));
   lines.push(`would write to ${outDir}/ (${folderState(outDir)})`);
   lines.push("dry run: nothing was run or written");
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The tables' size on disk, roughly: runs.jsonl and runs.csv take about 1.7 and 0.6 KB a run, summary.json
+ * and summary.csv about 5.2 and 2.5 KB a grid point (experiments/quick.json with the default bounds: 408 and
+ * 138 KB for 240 runs, 251 and 121 KB for 48 points; fewer bounds computed, a little less).
+ */
+function diskLine(plan: PlanDescription): string {
+  const runs = plan.shard === null ? plan.runs : plan.shardRuns;
+  const bytes = runs * 2300 + plan.points * 7700;
+  const size = bytes >= 1e9 ? `${(bytes / 1e9).toPrecision(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toPrecision(2)} MB` : `${Math.ceil(bytes / 1e3)} KB`;
+  return `estimated disk: about ${size} of tables (runs.jsonl and runs.csv ~2.3 KB a run, the summaries ~8 KB a grid point; --parquet-only keeps runs.parquet instead of the two run tables)`;
 }
 
 /** Which bounds the runs compute, when, and at what cost; the names not computed, whose columns stay empty. */
@@ -52,4 +66,9 @@ function folderState(outDir: string): string {
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** The note on points whose repeats are one run repeated (see repeatsIdentical). */
+export function identicalRepeatsNote(points: number, repeats: number): string {
+  return `note: ${count(points, "grid point")} repeat${points === 1 ? "s" : ""} one run ${repeats} times (data no seed draws, ŵ(0) = 0, cyclic order: nothing random), so ${points === 1 ? "its" : "their"} statistics are one run's; a random init or order gives independent repeats`;
 }

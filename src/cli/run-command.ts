@@ -4,7 +4,7 @@ import { InputError } from "../experiment/input-error.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import { experimentFromText, loadExperiment } from "../experiment/load-experiment.js";
 import { describePlan } from "../sweep/describe-plan.js";
-import { formatPlan } from "./format-plan.js";
+import { formatPlan, identicalRepeatsNote } from "./format-plan.js";
 import { readStandardInput } from "./read-standard-input.js";
 import { shellWord } from "../cluster/shell-word.js";
 import { WriteError } from "../files/write-error.js";
@@ -14,7 +14,7 @@ import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
-import { planSweep } from "../sweep/plan-sweep.js";
+import { planSweep, repeatsIdentical } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
 import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
@@ -107,13 +107,19 @@ export async function runHandler(argv: RunArguments): Promise<number> {
     process.stdout.write(formatPlan(describePlan(experiment, shard ?? null), path, argv.out ?? defaultResultFolder(experiment)));
     return EXIT.ok;
   }
-  const runs = planSweep(experiment).runCount;
+  const plan = planSweep(experiment);
+  const runs = plan.runCount;
   if (runs > MAX_RUNS_UNASKED && !argv.yes) {
     throw new UsageError(`${path}: the sweep has ${runs.toLocaleString("en")} runs, more than ${MAX_RUNS_UNASKED.toLocaleString("en")}: add --yes if you mean it`);
   }
   const info = (text: string) => {
     if (!argv.quiet) process.stderr.write(`${text}\n`);
   };
+  if (plan.repeats > 1) {
+    let identical = 0;
+    for (const point of plan.points()) if (repeatsIdentical(point.parameters)) identical++;
+    if (identical > 0) info(identicalRepeatsNote(identical, plan.repeats));
+  }
   const testFaults = testFaultsFromEnvironment();
   const interruption = interruptOnSignals(info);
   const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });

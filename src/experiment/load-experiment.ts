@@ -6,7 +6,7 @@ import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
-import { DEFAULT_GENERATOR, generatorEntry } from "../generators/generator-registry.js";
+import { DEFAULT_GENERATOR, generatorEntry, type GeneratorName } from "../generators/generator-registry.js";
 import { applyOverrides } from "./apply-overrides.js";
 import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
@@ -191,12 +191,34 @@ function resolveGrid(input: GridInput, where: string): Grid {
       if (grid[key] === null) throw new InputError(`${where}.${key} is required by the ${name} generator`);
     }
   }
+  // A key that no generator of the grid takes would be ignored in silence (noise on a data file's runs): refused.
+  for (const key of ["n", "d", "margin", "radius", "offset", "noise", "overlap", "c", "data"] as const) {
+    if (input[key] === undefined) continue;
+    const takes = (name: GeneratorName) => {
+      const entry = generatorEntry(name);
+      return key === "n" || key === "d" ? entry.sized : (entry.keys as readonly string[]).includes(key);
+    };
+    if (generator.some(takes)) continue;
+    const names = generator.length > 1 ? `none of the ${generator.join(", ")} generators takes` : `the ${generator[0]} generator does not take`;
+    throw new InputError(`${where}.${key}: ${names} ${key}; ${describeTakes(generator)}`);
+  }
   // The rules between a generator's keys that no combination could satisfy, in the order of the grid's generators.
   for (const name of generator) {
     const [problem] = generatorEntry(name).gridProblems?.(grid) ?? [];
     if (problem) throw new InputError(`${itemPath(where, problem.key, problem.index, input[problem.key])}: ${problem.message}`);
   }
   return grid;
+}
+
+/** What a grid's generators take, for the message refusing a key they do not. */
+function describeTakes(generator: readonly GeneratorName[]): string {
+  return generator
+    .map((name) => {
+      const entry = generatorEntry(name);
+      const keys = [...(entry.sized ? ["n", "d"] : []), ...entry.keys];
+      return `${name} takes ${keys.join(", ")}${entry.sized ? "" : " (n and d come from the file)"}`;
+    })
+    .join("; ");
 }
 
 function itemPath(where: string, key: string, index: number, raw: unknown): string {

@@ -10,6 +10,8 @@ export const csvGenerator = {
   description: "your own data sets: CSV files as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), named by data",
   required: ["data"],
   keys: ["data"],
+  sized: false,
+  seeded: false,
   defaultBias: true,
   *shapes(grid, files) {
     for (const data of grid.data!) yield { data, n: files[data]!.n, d: files[data]!.d };

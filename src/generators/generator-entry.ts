@@ -34,6 +34,13 @@ export interface GeneratorEntry {
   readonly required: readonly ("n" | "d" | "margin" | "c" | "data")[];
   /** The keys its points carry (swept from the grid); every other of FamilyKey is null in its points. */
   readonly keys: readonly FamilyKey[];
+  /** Whether it takes n and d from the grid (a data file's generator takes them from the file). */
+  readonly sized: boolean;
+  /**
+   * Whether its data depend on the run's seed. Where they do not (a fixed family, a data file), runs from
+   * ŵ(0) = 0 in the cyclic order draw nothing at all: their repeats are one run, repeated.
+   */
+  readonly seeded: boolean;
   /** Whether the learner has a bias where the grid does not say. */
   readonly defaultBias: boolean;
   /** The (data, n, d) of its points from the grid: the sizes given, fixed or derived, or a data file's. */

@@ -50,6 +50,8 @@ export const hadamardGenerator = {
   description: "rows of a Sylvester Hadamard matrix without its first column, random labels, with a bias (n a power of 2, d = n − 1): exactly n = (R/γ)² updates",
   required: ["n"],
   keys: [],
+  sized: true,
+  seeded: true,
   defaultBias: true,
   *shapes(grid) {
     for (const n of grid.n!) for (const d of grid.d ?? [n - 1]) yield { data: null, n, d };

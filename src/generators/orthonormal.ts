@@ -30,6 +30,8 @@ export const orthonormalGenerator = {
   description: "x_i = e_i in Rⁿ with random labels, no bias (d = n): exactly n = (R/γ)² updates",
   required: ["n"],
   keys: [],
+  sized: true,
+  seeded: true,
   defaultBias: false,
   *shapes(grid) {
     for (const n of grid.n!) for (const d of grid.d ?? [n]) yield { data: null, n, d };

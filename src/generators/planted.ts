@@ -255,6 +255,8 @@ export const plantedGenerator = {
   description: "points placed at distance ≥ margin from a random hyperplane w·x + offset = 0 inside the ball of radius R, with label noise or overlap on request",
   required: ["n", "d", "margin"],
   keys: ["margin", "radius", "offset", "noise", "overlap"],
+  sized: true,
+  seeded: true,
   defaultBias: true,
   *shapes(grid) {
     for (const n of grid.n!) for (const d of grid.d!) yield { data: null, n, d };

@@ -32,6 +32,8 @@ export const threePointGenerator = {
   description: "x = (c/2, −c, c), all labels +1, with a bias (n = 3, d = 1): 1 + ⌊c²/2⌋ updates against (R/γ)² = 1 + c²",
   required: ["c"],
   keys: ["c"],
+  sized: true,
+  seeded: false,
   defaultBias: true,
   *shapes(grid) {
     for (const n of grid.n ?? [THREE_POINT.n]) for (const d of grid.d ?? [THREE_POINT.d]) yield { data: null, n, d };

@@ -110,3 +110,11 @@ export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Gen
 export function exclusionReason(p: PointParameters): string | null {
   return generatorEntry(p.generator).exclusionReason(p);
 }
+
+/**
+ * Whether a point's repeats are one run repeated: data that no seed draws (a fixed family, a data file),
+ * from ŵ(0) = 0, in the cyclic order. Their statistics are those of one run, not of independent ones.
+ */
+export function repeatsIdentical(p: PointParameters): boolean {
+  return !generatorEntry(p.generator).seeded && p.init === "zero" && p.order === "cyclic";
+}

@@ -120,6 +120,17 @@ describe("the csv generator: sweeps over data files", () => {
     execFileSync("mkfifo", [join(folder, "pipe.csv")]);
     expect(load(join(folder, "pipe.csv"))).toThrow(`experiment experiment: grid.data: ${join(folder, "pipe.csv")} is not a regular file (a pipe, a device or a socket): give the data as a file`);
     expect(() => experimentFromObject({ grid: { generator: "csv" } })).toThrow("grid.data is required by the csv generator");
+    // Keys a data file's runs would ignore in silence (label noise on one's own data did nothing): refused.
+    const iris = join(folder, "data", "iris.csv");
+    expect(() => experimentFromObject({ grid: { generator: "csv", data: iris, noise: 0.1 } })).toThrow(
+      "grid.noise: the csv generator does not take noise; csv takes data (n and d come from the file)",
+    );
+    expect(() => experimentFromObject({ grid: { generator: "csv", data: iris, n: 10 } })).toThrow("grid.n: the csv generator does not take n");
+    expect(() => experimentFromObject({ grid: { generator: ["orthonormal", "hadamard"], n: 8, margin: 0.1 } })).toThrow(
+      "grid.margin: none of the orthonormal, hadamard generators takes margin; orthonormal takes n, d; hadamard takes n, d",
+    );
+    // A key one generator of the grid takes is fine.
+    expect(experimentFromObject({ grid: { generator: ["planted", "orthonormal"], n: 8, d: 8, margin: 0.1, bias: false } }).experiment.grids[0]!.margin).toEqual([0.1]);
   });
 });
 

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseExperiment } from "../../src/experiment/load-experiment.js";
 import { findRun } from "../../src/sweep/find-run.js";
-import { planSweep } from "../../src/sweep/plan-sweep.js";
+import { planSweep, repeatsIdentical } from "../../src/sweep/plan-sweep.js";
+import { describePlan } from "../../src/sweep/describe-plan.js";
 import { runSeed } from "../../src/sweep/run-seed.js";
 
 const experiment = (value: Record<string, unknown>) => parseExperiment({ name: "t", ...value }, "t");
@@ -101,5 +102,22 @@ describe("findRun", () => {
     const runs = [...planSweep(exp).runs()];
     runs.forEach((spec) => expect(findRun(exp, spec.run)).toEqual(spec));
     expect(() => findRun(exp, 4)).toThrow("--run 4: the sweep has 4 runs, numbered 0 to 3");
+  });
+});
+
+describe("repeats that are one run", () => {
+  it("are the points of data no seed draws, from ŵ(0) = 0 in the cyclic order; describePlan counts them", () => {
+    const experiment = parseExperiment(
+      { repeats: 4, grid: [{ generator: "three-point", c: [2, 3], init: ["zero", "normal:1"], order: ["cyclic", "shuffle"] }, { n: 10, d: 2, margin: 0.1 }, { generator: "orthonormal", n: 4 }] },
+      "r",
+    );
+    const identical = [...planSweep(experiment).points()].filter((point) => repeatsIdentical(point.parameters));
+    // three-point: c 2 and 3, each once from zero and cyclic; planted and orthonormal data are drawn from the seed.
+    expect(identical.map((point) => [point.parameters.generator, point.parameters.c, point.parameters.init, point.parameters.order])).toEqual([
+      ["three-point", 2, "zero", "cyclic"],
+      ["three-point", 3, "zero", "cyclic"],
+    ]);
+    expect(describePlan(experiment).identicalRepeatPoints).toBe(2);
+    expect(describePlan(parseExperiment({ repeats: 1, grid: { generator: "three-point", c: 2 } }, "one")).identicalRepeatPoints).toBe(0);
   });
 });
