@@ -68,14 +68,14 @@ function correctionText(report: CompareReport): string {
 }
 
 function table(outcomes: readonly RuleOutcome[]): string[] {
-  return ["| verdict | rule | grid point | baseline | current | change | test | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |", ...outcomes.map(row)];
+  return ["| verdict | rule | grid point | baseline | current | change | effect (95 % CI) | test | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |", ...outcomes.map(row)];
 }
 
 function row(o: RuleOutcome): string {
   const change = o.change === null ? "-" : `${signed(o.change)}${o.relativeChange === null ? "" : ` (${signed(100 * o.relativeChange)}%)`}`;
   // The normal approximations round a p below about 1e-16 to 0.
   const p = (value: number | null) => (value === null ? "-" : value === 0 ? "< 1e-16" : value.toPrecision(2));
-  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${o.test ?? "-"} | ${p(o.p)} | ${p(o.adjustedP)} |`;
+  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${o.effect === null ? "-" : `${signed(o.effect.estimate)} [${signed(o.effect.low)}, ${signed(o.effect.high)}]`} | ${o.test ?? "-"} | ${p(o.p)} | ${p(o.adjustedP)} |`;
 }
 
 function describe(p: PointLabel): string {

@@ -11,6 +11,7 @@ import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
 import { mannWhitneyP } from "./mann-whitney.js";
 import { signedRankP } from "./signed-rank.js";
 import { signTestP } from "./sign-test.js";
+import { pairedShift, shareChange, twoSampleShift, type Effect } from "./effect-size.js";
 
 export type Verdict = "pass" | "fail" | "inconclusive";
 
@@ -31,6 +32,12 @@ export interface RuleOutcome {
    * otherwise "Mann–Whitney U", "Fisher's exact test"; null for errors, which are counted, not tested.
    */
   readonly test: string | null;
+  /**
+   * The effect, current − baseline, with its 95 % interval (effect-size.ts): Hodges–Lehmann's shift of the
+   * metric (paired or two-sample; over the sweep, of the data sets' mean changes, relative for a percentage
+   * rule), or the change of the converged share; null for errors and the unpaired sweep statistic.
+   */
+  readonly effect: Effect | null;
   /** The test's p, before and after the correction (Holm or BH within its level: the sweep's checks, the points'); null: no test. */
   readonly p: number | null;
   readonly adjustedP: number | null;
@@ -228,7 +235,7 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
     case "errors": {
       // Errors are faults of the tool or the machine, never noise: any new one fails, without a test.
       const moved = after.errors > before.errors;
-      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), test: null, p: null, moved, certain: moved };
+      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), test: null, effect: null, p: null, moved, certain: moved };
     }
     case "converged": {
       const share = (row: SummaryRow) => (row.runs === 0 ? null : row.converged / row.runs);
@@ -239,10 +246,12 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
         // McNemar's exact test: of the pairs that disagree, how many lost their convergence.
         const lost = pairs.filter(([b, c]) => b && !c).length;
         const gained = pairs.filter(([b, c]) => !b && c).length;
-        return { point, rule: rule.text, column: "converged share", ...change, test: "McNemar (paired)", p: signTestP(lost, lost + gained), moved, certain: false };
+        const effect = shareChange({ paired: true, lost, gained, n: pairs.length });
+        return { point, rule: rule.text, column: "converged share", ...change, test: "McNemar (paired)", effect, p: signTestP(lost, lost + gained), moved, certain: false };
       }
       const p = fisherDropP(before.converged, before.runs, after.converged, after.runs);
-      return { point, rule: rule.text, column: "converged share", ...change, test: "Fisher's exact test", p, moved, certain: false };
+      const effect = shareChange({ paired: false, before: before.converged, beforeRuns: before.runs, after: after.converged, afterRuns: after.runs });
+      return { point, rule: rule.text, column: "converged share", ...change, test: "Fisher's exact test", effect, p, moved, certain: false };
     }
   }
 }
@@ -262,9 +271,9 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
   if (pairedOutcomes(key, baseline, current) !== null) {
     // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
     const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
-    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", p: signedRankP(differences) ?? 1, moved, certain: false };
+    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect: pairedShift(differences), p: signedRankP(differences) ?? 1, moved, certain: false };
   }
-  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", p: mannWhitneyP(before, after), moved, certain: false };
+  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect: twoSampleShift(before, after), p: mannWhitneyP(before, after), moved, certain: false };
 }
 
 /** The safety rules (`converged`, `errors`) first, where the given rules lack them, then the given ones. */
@@ -326,7 +335,10 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
   const moved = b !== null && c !== null && c < b;
   const twoSided = mannWhitneyP(before, after);
   const p = twoSided === null ? null : moved ? twoSided / 2 : 1;
-  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), test: "Mann–Whitney U over data sets", p, moved, certain: false };
+  const totals = (results: LoadedResults) => matched.reduce((sum, key) => ({ converged: sum.converged + results.points.get(key)!.converged, runs: sum.runs + results.points.get(key)!.runs }), { converged: 0, runs: 0 });
+  const [t0, t1] = [totals(baseline), totals(current)];
+  const effect = shareChange({ paired: false, before: t0.converged, beforeRuns: t0.runs, after: t1.converged, afterRuns: t1.runs });
+  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), test: "Mann–Whitney U over data sets", effect, p, moved, certain: false };
 }
 
 /**
@@ -339,6 +351,8 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
   const byUnit = new Map<string, number>();
   let before = 0;
   let after = 0;
+  let lost = 0;
+  let gained = 0;
   for (const key of matched) {
     const data = dataKey(baseline.points.get(key)!);
     const afterByRepeat = new Map((current.outcomes.get(key) ?? []).map((run) => [run.repeat, run.converged]));
@@ -348,6 +362,8 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
       byUnit.set(unit, (byUnit.get(unit) ?? 0) + delta);
       before += converged ? 1 : 0;
       after += afterByRepeat.get(repeat) ? 1 : 0;
+      if (converged && !afterByRepeat.get(repeat)) lost++;
+      if (!converged && afterByRepeat.get(repeat)) gained++;
     }
   }
   const deltas = [...byUnit.values()];
@@ -361,6 +377,7 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
     column: "converged share (whole sweep)",
     ...changeOf(share(before), share(after)),
     test: "sign test over data sets (paired)",
+    effect: shareChange({ paired: true, lost, gained, n: runs }),
     p: signTestP(drops, drops + rises),
     moved: after < before,
     certain: false,
@@ -404,6 +421,7 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
     change: middle,
     relativeChange: null,
     test: "Mann–Whitney U over data sets",
+    effect: null,
     p: mannWhitneyP(scores[0]!, scores[1]!),
     moved,
     certain: false,
@@ -445,6 +463,7 @@ function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], b
     change: average,
     relativeChange: null,
     test: "Wilcoxon signed-rank over data sets (paired)",
+    effect: pairedShift(changes),
     p: changes.length === 0 ? null : (signedRankP(changes) ?? 1),
     moved: average !== null && Math.abs(average) > rule.threshold.value,
     certain: false,

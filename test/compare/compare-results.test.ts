@@ -91,7 +91,7 @@ describe("compareResults", () => {
     const failed = report.outcomes.find((outcome) => outcome.verdict === "fail" && outcome.point !== null)!;
     expect(failed.current).toBe(failed.baseline! + 1000);
     // 12 pairs, every difference +1000: the signed-rank test's smallest two-sided p, 2/2^12.
-    expect(failed).toMatchObject({ test: "Wilcoxon signed-rank (paired)", p: 2 / 4096 });
+    expect(failed).toMatchObject({ test: "Wilcoxon signed-rank (paired)", p: 2 / 4096, effect: { estimate: 1000, low: 1000, high: 1000, method: "Hodges–Lehmann (paired)" } });
     expect(report.outcomes.find((o) => o.point === null && o.verdict === "fail")).toMatchObject({ rule: "median:updates:10%", test: "Wilcoxon signed-rank over data sets (paired)", p: 2 / 4096 });
     expect(compareMarkdown(report)).toContain("| fail | `median:updates:10%` | planted n=40 d=2 margin=0.05 offset=0");
   });

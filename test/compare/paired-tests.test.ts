@@ -2,11 +2,34 @@ import { describe, expect, it } from "vitest";
 import { weightedHolm, adjustP } from "../../src/compare/adjust-p.js";
 import { compareResults } from "../../src/compare/compare-results.js";
 import { signTestP } from "../../src/compare/sign-test.js";
+import { pairedShift, shareChange, twoSampleShift } from "../../src/compare/effect-size.js";
 import { signedRankP } from "../../src/compare/signed-rank.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { temporaryFolder } from "../helpers.js";
+
+describe("effect sizes", () => {
+  it("Hodges–Lehmann shifts with the rank tests' intervals, and changes of shares with Wald's", () => {
+    // Walsh averages of 1..5, sorted: 1, 1.5, 2, 2, 2.5, 2.5, 3, 3, 3, 3.5, 3.5, 4, 4, 4.5, 5: median 3; at n = 5
+    // the 95 % rank interval is the whole range (C = 1).
+    expect(pairedShift([1, 2, 3, 4, 5])).toEqual({ estimate: 3, low: 1, high: 5, level: 0.95, method: "Hodges–Lehmann (paired)" });
+    // Differences of {4, 5, 6} and {1, 2, 3}: 1, 2, 2, 3, 3, 3, 4, 4, 5: median 3.
+    expect(twoSampleShift([1, 2, 3], [4, 5, 6])).toMatchObject({ estimate: 3, low: 1, high: 5 });
+    // 30 pairs each +10 ± a little: the interval is narrow around 10.
+    const shift = pairedShift(Array.from({ length: 30 }, (_, k) => 10 + ((k % 5) - 2) / 10))!;
+    expect(shift.estimate).toBeCloseTo(10, 12);
+    expect(shift.low).toBeGreaterThan(9.8);
+    expect(shift.high).toBeLessThan(10.2);
+    // 5 of 5 pairs lost their convergence: the share fell by 1, and nothing varies.
+    expect(shareChange({ paired: true, lost: 5, gained: 0, n: 5 })).toMatchObject({ estimate: -1, low: -1, high: -1 });
+    // 40/50 against 30/50: −0.2 ± 1.96·√(0.8·0.2/50 + 0.6·0.4/50) = −0.2 ± 0.1753.
+    const share = shareChange({ paired: false, before: 40, beforeRuns: 50, after: 30, afterRuns: 50 })!;
+    expect(share.estimate).toBeCloseTo(-0.2, 12);
+    expect(share.high).toBeCloseTo(-0.2 + 0.17532, 4);
+    expect(pairedShift([])).toBeNull();
+  });
+});
 
 describe("the paired tests", () => {
   it("signed-rank: exact two-sided p-values, zeros dropped, ties at their mid-ranks; the normal approximation beyond 60 differences", () => {
