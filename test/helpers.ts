@@ -3,7 +3,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { generateData } from "../src/generators/generate-data.js";
+import { drawInitialWeights } from "../src/perceptron/initial-weights.js";
+import type { DataVersion } from "../src/random/data-version.js";
+import { createDraws } from "../src/random/random-draws.js";
 import type { DataSet } from "../src/generators/data-set.js";
 import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run/run-types.js";
 import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
@@ -109,3 +113,37 @@ export const EVERY_VALUE_GRID = [
   { n: [30], d: [3], margin: [0.1], offset: [0, 0.3], noise: [0, 0.1], init: ["zero", "normal:1"] },
   { generator: "three-point", c: [1.5, 2] },
 ];
+
+/** √(nm/(n+m))·D of the two-sample Kolmogorov–Smirnov test (sorts both samples in place). */
+export function ksStatistic(a: number[], b: number[]): number {
+  a.sort((x, y) => x - y);
+  b.sort((x, y) => x - y);
+  let i = 0;
+  let j = 0;
+  let d = 0;
+  while (i < a.length && j < b.length) {
+    const v = Math.min(a[i]!, b[j]!);
+    while (i < a.length && a[i]! <= v) i++;
+    while (j < b.length && b[j]! <= v) j++;
+    d = Math.max(d, Math.abs(i / a.length - j / b.length));
+  }
+  return Math.sqrt((a.length * b.length) / (a.length + b.length)) * d;
+}
+
+/**
+ * The recorded digests of a data version, one test each: the data sets of `cases` (name, point, seed,
+ * digest of x, y and the planted w) and the initial weights normal:1 and uniform:0.5 of 11 entries from seed 9.
+ */
+export function recordedDigestTests(version: DataVersion, cases: readonly [string, PointParameters, number, string][], initialWeights: string): void {
+  for (const [name, p, seed, digest] of cases) {
+    it(`${name}, seed ${seed}`, () => {
+      const data = generateData(p, createDraws(seed, "data", version));
+      expect(bytesDigest(data.x, data.y, ...(data.planted ? [data.planted.w] : []))).toBe(digest);
+    });
+  }
+  it("initial weights normal:1 and uniform:0.5, 11 entries", () => {
+    const normal = drawInitialWeights({ kind: "normal", scale: 1 }, 11, () => createDraws(9, "init", version));
+    const uniform = drawInitialWeights({ kind: "uniform", scale: 0.5 }, 11, () => createDraws(9, "init", version));
+    expect(bytesDigest(normal, uniform)).toBe(initialWeights);
+  });
+}

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { experimentFromObject } from "../../src/experiment/experiment-from-object.js";
 import { generateData } from "../../src/generators/generate-data.js";
-import { drawInitialWeights } from "../../src/perceptron/initial-weights.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import { createDraws } from "../../src/random/random-draws.js";
 import { Xoshiro128, xoshiroStateOf } from "../../src/random/xoshiro128.js";
@@ -11,7 +10,7 @@ import { ZIGGURAT_EDGES, ZigguratNormal } from "../../src/random/ziggurat-normal
 import type { PointParameters } from "../../src/run/run-types.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { bytesDigest, plantedPoint, runSpec, temporaryFolder } from "../helpers.js";
+import { ksStatistic, plantedPoint, recordedDigestTests, runSpec, temporaryFolder } from "../helpers.js";
 
 // docs/theory.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
 // planted points without pow or shuffle. Its digests were recorded when it was made (Node 20.20, before it
@@ -122,37 +121,10 @@ describe("data version 2: recorded digests of data sets and initial weights", ()
     ["orthonormal n 8", plantedPoint({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "1fcf3c977c9e6bd5"],
     ["hadamard n 16", plantedPoint({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "3b25588c315b26fa"],
   ];
-  for (const [name, p, seed, digest] of cases) {
-    it(`${name}, seed ${seed}`, () => {
-      const data = generateData(p, createDraws(seed, "data", 2));
-      expect(bytesDigest(data.x, data.y, ...(data.planted ? [data.planted.w] : []))).toBe(digest);
-    });
-  }
-
-  it("initial weights normal:1 and uniform:0.5, 11 entries", () => {
-    const normal = drawInitialWeights({ kind: "normal", scale: 1 }, 11, () => createDraws(9, "init", 2));
-    const uniform = drawInitialWeights({ kind: "uniform", scale: 0.5 }, 11, () => createDraws(9, "init", 2));
-    expect(bytesDigest(normal, uniform)).toBe("a7a05fdf8f880399");
-  });
+  recordedDigestTests(2, cases, "a7a05fdf8f880399");
 });
 
 describe("data versions 1 and 2 draw from the same law", () => {
-  /** √(nm/(n+m))·D of the two-sample Kolmogorov–Smirnov test. */
-  function ks(a: number[], b: number[]): number {
-    a.sort((x, y) => x - y);
-    b.sort((x, y) => x - y);
-    let i = 0;
-    let j = 0;
-    let d = 0;
-    while (i < a.length && j < b.length) {
-      const v = Math.min(a[i]!, b[j]!);
-      while (i < a.length && a[i]! <= v) i++;
-      while (j < b.length && b[j]! <= v) j++;
-      d = Math.max(d, Math.abs(i / a.length - j / b.length));
-    }
-    return Math.sqrt((a.length * b.length) / (a.length + b.length)) * d;
-  }
-
   it("planted: the same distributions of point norms, distances to the hyperplane and update counts (KS, 1 % level)", () => {
     // Version 2 places the support pair at random rows instead of shuffling, and draws the radius by the
     // sphere projection instead of pow: the law is the same. Seeds fixed, so the test is deterministic.
@@ -179,7 +151,7 @@ describe("data versions 1 and 2 draw from the same law", () => {
       // 90 000 norms and distances (every row of 1 500 data sets) and 300 runs a version: a real change of
       // law would give a KS statistic far above 1.63 with this many (the radius uniform on [0, room], a
       // wrong law, gives 38 at d 3 and 114 at d 10 on the norms)
-      for (const sample of [norms, distances, updates]) expect(ks(sample[1]!, sample[2]!)).toBeLessThan(1.63);
+      for (const sample of [norms, distances, updates]) expect(ksStatistic(sample[1]!, sample[2]!)).toBeLessThan(1.63);
     }
   });
 });

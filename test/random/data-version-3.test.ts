@@ -6,7 +6,7 @@ import { createDraws } from "../../src/random/random-draws.js";
 import { LATEST_DATA_VERSION } from "../../src/random/data-version.js";
 import { SplitMix64, splitMixStateOf } from "../../src/random/splitmix64.js";
 import type { PointParameters } from "../../src/run/run-types.js";
-import { bytesDigest, plantedPoint, runSpec } from "../helpers.js";
+import { ksStatistic, plantedPoint, recordedDigestTests, runSpec } from "../helpers.js";
 
 // docs/theory.md, "Data versions": version 3 is version 2 (xoshiro128**, the ziggurat, the same planted
 // construction) with each stream's state drawn from the whole seed by SplitMix64. Its digests were recorded
@@ -117,37 +117,10 @@ describe("data version 3: recorded digests of data sets and initial weights", ()
     ["orthonormal n 8", plantedPoint({ generator: "orthonormal", n: 8, d: 8, margin: null, radius: null, offset: null, bias: false }), 5, "ca0ea218c52029db"],
     ["hadamard n 16", plantedPoint({ generator: "hadamard", n: 16, d: 15, margin: null, radius: null, offset: null }), 6, "459f2b23d4c5b38a"],
   ];
-  for (const [name, p, seed, digest] of cases) {
-    it(`${name}, seed ${seed}`, () => {
-      const data = generateData(p, createDraws(seed, "data", 3));
-      expect(bytesDigest(data.x, data.y, ...(data.planted ? [data.planted.w] : []))).toBe(digest);
-    });
-  }
-
-  it("initial weights normal:1 and uniform:0.5, 11 entries", () => {
-    const normal = drawInitialWeights({ kind: "normal", scale: 1 }, 11, () => createDraws(9, "init", 3));
-    const uniform = drawInitialWeights({ kind: "uniform", scale: 0.5 }, 11, () => createDraws(9, "init", 3));
-    expect(bytesDigest(normal, uniform)).toBe("6cf23c90a59eac58");
-  });
+  recordedDigestTests(3, cases, "6cf23c90a59eac58");
 });
 
 describe("data versions 2 and 3 draw from the same law", () => {
-  /** √(nm/(n+m))·D of the two-sample Kolmogorov–Smirnov test. */
-  function ks(a: number[], b: number[]): number {
-    a.sort((x, y) => x - y);
-    b.sort((x, y) => x - y);
-    let i = 0;
-    let j = 0;
-    let d = 0;
-    while (i < a.length && j < b.length) {
-      const v = Math.min(a[i]!, b[j]!);
-      while (i < a.length && a[i]! <= v) i++;
-      while (j < b.length && b[j]! <= v) j++;
-      d = Math.max(d, Math.abs(i / a.length - j / b.length));
-    }
-    return Math.sqrt((a.length * b.length) / (a.length + b.length)) * d;
-  }
-
   it("planted: the same distributions of point norms, distances to the hyperplane, update counts and ŵ(0) entries (KS, 1 % level)", () => {
     // Only the seeding differs: the KS statistics of samples from one law stay below 1.63 at the 1 % level.
     for (const [d, offset, order] of [[10, 0, "shuffle"], [3, 0.3, "cyclic"]] as const) {
@@ -172,10 +145,10 @@ describe("data versions 2 and 3 draw from the same law", () => {
       // ŵ(0) against version 1's (alea, seeded from the seed's text): version 2's are no sample of the law here,
       // the seeds 9000 to 9799 sharing their high bits and so their first normal (its KS statistic against version 3's is 7).
       const init1 = Array.from({ length: 800 }, (_, seed) => [...drawInitialWeights({ kind: "normal", scale: 1 }, 3, () => createDraws(9000 + seed, "init", 1))]).flat();
-      expect(ks(init1, samples.init[3]), "init").toBeLessThan(1.63);
-      expect(ks(samples.init[2], samples.init[3])).toBeGreaterThan(5);
+      expect(ksStatistic(init1, samples.init[3]), "init").toBeLessThan(1.63);
+      expect(ksStatistic(samples.init[2], samples.init[3])).toBeGreaterThan(5);
       const { init: _, ...drawn } = samples;
-      for (const [name, sample] of Object.entries(drawn)) expect(ks(sample[2], sample[3]), name).toBeLessThan(1.63);
+      for (const [name, sample] of Object.entries(drawn)) expect(ksStatistic(sample[2], sample[3]), name).toBeLessThan(1.63);
     }
   });
 });
