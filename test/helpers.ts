@@ -147,3 +147,18 @@ export function recordedDigestTests(version: DataVersion, cases: readonly [strin
     expect(bytesDigest(normal, uniform)).toBe(initialWeights);
   });
 }
+
+/** Each planted row's norm ‖x_i‖ and signed distance y_i(w·x_i + offset) to the hyperplane, appended to `norms` and `distances`. */
+export function pushRowGeometry(data: DataSet, offset: number, norms: number[], distances: number[]): void {
+  const { n, d, x, y } = data;
+  for (let i = 0; i < n; i++) {
+    let norm2 = 0;
+    let along = 0;
+    for (let j = 0; j < d; j++) {
+      norm2 += x[i * d + j]! ** 2;
+      along += x[i * d + j]! * data.planted!.w[j]!;
+    }
+    norms.push(Math.sqrt(norm2));
+    distances.push(y[i]! * (along + offset));
+  }
+}

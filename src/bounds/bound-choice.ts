@@ -97,3 +97,11 @@ export function boundKeyOfColumn(column: string): BoundKey | null {
   for (const key of BOUND_KEYS) if (BOUND_ENTRIES[key].columns.includes(column)) return key;
   return null;
 }
+
+/**
+ * Which of a separator's four bounds a declaration computes: each on every run or on none (only the default's
+ * Freund–Schapire bounds and tightest separators depend on the run's data).
+ */
+export function wantedBounds(modes: BoundModes): Readonly<Record<"novikoff" | "snapp" | "hu" | "optimised", boolean>> {
+  return { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
+}

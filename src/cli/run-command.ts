@@ -14,7 +14,7 @@ import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
-import { planSweep, repeatsIdentical } from "../sweep/plan-sweep.js";
+import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
 import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
@@ -115,11 +115,8 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const info = (text: string) => {
     if (!argv.quiet) process.stderr.write(`${text}\n`);
   };
-  if (plan.repeats > 1) {
-    let identical = 0;
-    for (const point of plan.points()) if (repeatsIdentical(point.parameters)) identical++;
-    if (identical > 0) info(identicalRepeatsNote(identical, plan.repeats));
-  }
+  const identical = identicalRepeatPoints(plan);
+  if (identical > 0) info(identicalRepeatsNote(identical, plan.repeats));
   const testFaults = testFaultsFromEnvironment();
   const interruption = interruptOnSignals(info);
   const progress = createProgress({ quiet: argv.quiet, interactive: isInteractive() });

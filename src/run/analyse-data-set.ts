@@ -1,5 +1,5 @@
-import { ALL_BOUNDS, computes, type BoundModes } from "../bounds/bound-choice.js";
-import { computeBoundsWithDots, type SeparatorBounds, type WantedBounds } from "../bounds/convergence-bounds.js";
+import { ALL_BOUNDS, computes, wantedBounds, type BoundModes } from "../bounds/bound-choice.js";
+import { computeBoundsWithDots, type SeparatorBounds } from "../bounds/convergence-bounds.js";
 import { freundSchapireAlong, type FreundSchapire } from "../bounds/freund-schapire.js";
 import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
@@ -106,9 +106,8 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const perceptron = runPerceptron(learner, { ...training, random: orderStream() });
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   const modes = analysis.bounds ?? ALL_BOUNDS;
-  // The four bounds of a separator are computed on every run or on none (only the default's Freund–Schapire
-  // bounds and tightest separators depend on the run's data); its margin always.
-  const wanted: WantedBounds = { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
+  // The separator's margin always; its four bounds as the declaration says.
+  const wanted = wantedBounds(modes);
   const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots, wanted);
   const planted = plantedSeparator(data, options.bias);
   // The planted separator's plain pass over the rows, once for its margin and its Freund–Schapire search.

@@ -38,13 +38,14 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
 
 /** executeRun with the arrays for its points and its learner's coordinates. */
 function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, points: Float64Allocator, learner: Float64Allocator): RunRow {
+  const modes = modesOf(spec.bounds);
   const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, points);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray: learner, bounds: modesOf(spec.bounds), beyondSeparable: beyondSeparable(spec) },
+    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec) },
   );
-  const withBest = modesOf(spec.bounds).best !== "never";
+  const withBest = modes.best !== "never";
   const { updates, epochs, converged } = analysis.perceptron;
   if (!beyondSeparable(spec) && analysis.planted !== null && !(analysis.planted.margin > 0)) {
     // The input rules keep margin ≥ 1e-12 × radius (MIN_MARGIN_TO_RADIUS), where this cannot happen.

@@ -1,4 +1,4 @@
-import { boundModes } from "../bounds/bound-choice.js";
+import { boundModes, wantedBounds } from "../bounds/bound-choice.js";
 import { computeBounds, type BoundSet } from "../bounds/convergence-bounds.js";
 import { freundSchapireBound } from "../bounds/freund-schapire.js";
 import { separatorMargin } from "../bounds/separator-margin.js";
@@ -64,7 +64,7 @@ export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
     { optimal: spec.optimal, bounds: modes, beyondSeparable: beyondSeparable(spec) },
   );
   // The bounds the sweep computed for the row, and no others: the file certifies the row as it is.
-  const wanted = { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
+  const wanted = wantedBounds(modes);
   const learner = toLearnerCoordinates(data, spec.bias);
   const written = (vector: Float64Array | null | undefined): WrittenSeparator | null => {
     if (vector === null || vector === undefined) return null;

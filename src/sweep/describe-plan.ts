@@ -3,7 +3,7 @@ import { beyondSeparable } from "../run/run-types.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { Experiment, Grid } from "../experiment/experiment.js";
 import { estimateRunCost } from "./estimate-run-cost.js";
-import { planSweep, repeatsIdentical, type SkippedPoints } from "./plan-sweep.js";
+import { identicalRepeatPoints, planSweep, type SkippedPoints } from "./plan-sweep.js";
 import type { SweepPoint } from "./run-batch.js";
 import { shardRepeats, type Shard } from "./shard.js";
 
@@ -45,7 +45,6 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
   let shardRuns = 0;
   let multiplyAdds = 0;
   let beyondSeparableRuns = 0;
-  let identicalRepeatPoints = 0;
   let csvRuns = 0;
   const add = (point: SweepPoint, runs: number) => {
     shardRuns += runs;
@@ -53,7 +52,6 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
     if (beyondSeparable(point.parameters)) beyondSeparableRuns += runs;
     if (generatorEntry(point.parameters.generator).plotFamily === "data") csvRuns += runs;
   };
-  if (plan.repeats > 1) for (const point of plan.points()) if (repeatsIdentical(point.parameters)) identicalRepeatPoints++;
   if (shard === null) {
     for (const point of plan.points()) add(point, plan.repeats);
   } else {
@@ -77,7 +75,7 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
       beyondSeparableRuns,
       csvRuns,
     },
-    identicalRepeatPoints,
+    identicalRepeatPoints: identicalRepeatPoints(plan),
   };
 }
 

@@ -118,3 +118,11 @@ export function exclusionReason(p: PointParameters): string | null {
 export function repeatsIdentical(p: PointParameters): boolean {
   return !generatorEntry(p.generator).seeded && p.init === "zero" && p.order === "cyclic";
 }
+
+/** The grid points whose repeats are one run repeated (see repeatsIdentical); 0 with a single repeat. */
+export function identicalRepeatPoints(plan: Pick<SweepPlan, "repeats" | "points">): number {
+  if (plan.repeats < 2) return 0;
+  let count = 0;
+  for (const point of plan.points()) if (repeatsIdentical(point.parameters)) count++;
+  return count;
+}

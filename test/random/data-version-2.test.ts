@@ -10,7 +10,7 @@ import { ZIGGURAT_EDGES, ZigguratNormal } from "../../src/random/ziggurat-normal
 import type { PointParameters } from "../../src/run/run-types.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { ksStatistic, plantedPoint, recordedDigestTests, runSpec, temporaryFolder } from "../helpers.js";
+import { ksStatistic, plantedPoint, pushRowGeometry, recordedDigestTests, runSpec, temporaryFolder } from "../helpers.js";
 
 // docs/theory.md, "Data versions": version 2 draws with xoshiro128** and a 256-layer ziggurat, and places
 // planted points without pow or shuffle. Its digests were recorded when it was made (Node 20.20, before it
@@ -135,16 +135,7 @@ describe("data versions 1 and 2 draw from the same law", () => {
       for (const version of [1, 2] as const) {
         for (let seed = 0; seed < 1500; seed++) {
           const data = generateData(plantedPoint({ d, offset }), createDraws(7000 + seed, "data", version));
-          for (let i = 0; i < data.n; i++) {
-            let norm2 = 0;
-            let along = 0;
-            for (let j = 0; j < d; j++) {
-              norm2 += data.x[i * d + j]! ** 2;
-              along += data.x[i * d + j]! * data.planted!.w[j]!;
-            }
-            norms[version]!.push(Math.sqrt(norm2));
-            distances[version]!.push(data.y[i]! * (along + offset));
-          }
+          pushRowGeometry(data, offset, norms[version]!, distances[version]!);
           if (seed < 300) updates[version]!.push(executeRun(runSpec({ seed: 7000 + seed, n: 60, d, margin: 0.1, offset, order, optimal: false, dataVersion: version })).updates!);
         }
       }

@@ -6,7 +6,7 @@ import { createDraws } from "../../src/random/random-draws.js";
 import { LATEST_DATA_VERSION } from "../../src/random/data-version.js";
 import { SplitMix64, splitMixStateOf } from "../../src/random/splitmix64.js";
 import type { PointParameters } from "../../src/run/run-types.js";
-import { ksStatistic, plantedPoint, recordedDigestTests, runSpec } from "../helpers.js";
+import { ksStatistic, plantedPoint, pushRowGeometry, recordedDigestTests, runSpec } from "../helpers.js";
 
 // docs/theory.md, "Data versions": version 3 is version 2 (xoshiro128**, the ziggurat, the same planted
 // construction) with each stream's state drawn from the whole seed by SplitMix64. Its digests were recorded
@@ -128,16 +128,7 @@ describe("data versions 2 and 3 draw from the same law", () => {
       for (const version of [2, 3] as const) {
         for (let seed = 0; seed < 800; seed++) {
           const data = generateData(plantedPoint({ d, offset }), createDraws(9000 + seed, "data", version));
-          for (let i = 0; i < data.n; i++) {
-            let norm2 = 0;
-            let along = 0;
-            for (let j = 0; j < d; j++) {
-              norm2 += data.x[i * d + j]! ** 2;
-              along += data.x[i * d + j]! * data.planted!.w[j]!;
-            }
-            samples.norms[version].push(Math.sqrt(norm2));
-            samples.distances[version].push(data.y[i]! * (along + offset));
-          }
+          pushRowGeometry(data, offset, samples.norms[version], samples.distances[version]);
           samples.init[version].push(...drawInitialWeights({ kind: "normal", scale: 1 }, 3, () => createDraws(9000 + seed, "init", version)));
           if (seed < 200) samples.updates[version].push(executeRun(runSpec({ seed: 9000 + seed, n: 60, d, margin: 0.1, offset, order, optimal: false, bounds: [], dataVersion: version })).updates!);
         }
