@@ -39,6 +39,8 @@ describe("csvLine", () => {
 });
 
 const runJsonLine = (row: RunRow) => runLines([row]).jsonl;
+/** Both tables' bytes in hexadecimal: compared as strings, ~100× faster than byte by byte. */
+const hexOf = ({ jsonl, csv }: { jsonl: Uint8Array; csv: Uint8Array }) => ({ jsonl: Buffer.from(jsonl).toString("hex"), csv: Buffer.from(csv).toString("hex") });
 
 describe("runs.csv and runs.jsonl", () => {
   it("have the same columns in the same order, every key of a row", () => {
@@ -83,7 +85,7 @@ describe("runs.csv and runs.jsonl", () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 4 }), fc.boolean(), fc.boolean(), (rows, jsonl, csv) => {
         const text = runLines(rows, { jsonl, csv });
-        expect(runLineBytes(rows, { jsonl, csv })).toEqual({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) });
+        expect(hexOf(runLineBytes(rows, { jsonl, csv }))).toEqual(hexOf({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) }));
       }),
       { numRuns: 120 },
     );
@@ -91,7 +93,7 @@ describe("runs.csv and runs.jsonl", () => {
     const many = Array.from({ length: 200 }, () => executeRun(spec));
     const text = runLines(many);
     expect(text.jsonl.length).toBeGreaterThan(1 << 16);
-    expect(runLineBytes(many)).toEqual({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) });
+    expect(hexOf(runLineBytes(many))).toEqual(hexOf({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) }));
     expect(runLineBytes(many.slice(0, 1))).toEqual({ jsonl: utf8.encode(runLines(many.slice(0, 1)).jsonl), csv: utf8.encode(runLines(many.slice(0, 1)).csv) });
   });
 });
