@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import { readDataCsv } from "../dataset/read-data-csv.js";
 import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
 import { ORDERS } from "../experiment/experiment-schema.js";
-import { parseInit } from "../perceptron/initial-weights.js";
+import { readInit } from "../perceptron/initial-weights.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
@@ -49,7 +49,7 @@ export async function fitHandler(argv: FitArguments): Promise<number> {
   const eta = positiveNumberFlag("eta", argv.eta);
   const seed = wholeNumberFlag("seed", argv.seed, 0, Number.MAX_SAFE_INTEGER);
   const maxEpochs = wholeNumberFlag("max-epochs", argv.maxEpochs, 1, Number.MAX_SAFE_INTEGER);
-  const init = parseInit(String(argv.init), true);
+  const init = readInit(String(argv.init), true);
   if ("error" in init) throw new UsageError(`--init ${JSON.stringify(String(argv.init))} ${init.error}`);
   const data = await readDataCsv(argv.data, { oneClass: argv.oneClass });
   const dim = argv.bias ? data.d + 1 : data.d;

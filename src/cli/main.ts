@@ -7,6 +7,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { InputError } from "../experiment/input-error.js";
+import { wordOptionsAsFlags } from "../experiment/option-words.js";
 import { WriteError } from "../files/write-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { checkKernel } from "./check-kernel.js";
@@ -29,6 +30,7 @@ const reportCommand = () => import("./report-command.js");
 const rerunCommand = () => import("./rerun-command.js");
 
 async function main(args: string[]): Promise<number> {
+  wordOptionsAsFlags();
   let exitCode: number = EXIT.ok;
   const debug = args.includes("--debug");
   let given: string[];

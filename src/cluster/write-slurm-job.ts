@@ -9,6 +9,7 @@ import { checkResultFolder } from "../runner/result-folder.js";
 import { PACKAGE_ROOT, toolVersion } from "../runner/tool-info.js";
 import { CLUSTER_FILE, LOGS_FOLDER, SHARDS_FOLDER, type ClusterLayout } from "./cluster-layout.js";
 import { slurmScripts, type SlurmScriptOptions } from "./slurm-scripts.js";
+import { optionsText } from "../experiment/option-words.js";
 
 /** Slurm's default MaxArraySize is 1001: task ids 0 to 1000. */
 export const DEFAULT_ARRAY_LIMIT = 1000;
@@ -53,7 +54,7 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
   checkResultFolder(work, "--work");
   if (work === out) throw new InputError(`--work ${options.work}: must differ from --out (the merged results go there)`);
   if (existsSync(join(work, CLUSTER_FILE)) && !options.overwrite) {
-    throw new InputError(`${work} already holds a Slurm job (${CLUSTER_FILE}): --overwrite writes its scripts again (the shard folders stay)`);
+    throw new InputError(`${work} already holds a Slurm job (${CLUSTER_FILE}): ${optionsText("overwrite")} writes its scripts again (the shard folders stay)`);
   }
   // What the scripts carry: every path quoted where a shell reads it; what cannot be carried safely, refused.
   const experimentPath = resolve(loaded.path);

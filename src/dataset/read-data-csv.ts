@@ -185,7 +185,7 @@ async function readRecords(open: () => Readable, path: string, options: ReadData
  * names, which are read while the experiment is loaded. The whole text is held, so this suits data sets
  * of a few hundred MB at most; fit streams.
  */
-export function readDataCsvSync(path: string, text: string, options: ReadDataOptions = {}): CsvDataSet {
+export function parseDataCsvSync(text: string, path: string, options: ReadDataOptions = {}): CsvDataSet {
   const rows = new DataRows(path, options);
   let records: { record: string[]; info: { lines: number } }[] = [];
   try {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BOUND_KEYS } from "../bounds/bound-choice.js";
 import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
-import { parseInit } from "../perceptron/initial-weights.js";
+import { readInit } from "../perceptron/initial-weights.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
 /**
@@ -19,7 +19,7 @@ const positiveNumber = finiteNumber.gt(0, { error: "must be greater than 0" });
 const wholeNumber = z.number({ error: notANumber }).int({ error: "must be a whole number" });
 const positiveInteger = wholeNumber.min(1, { error: "must be at least 1" });
 const initText = z.string({ error: 'is not a string such as "zero" or "normal:1"' }).superRefine((text, ctx) => {
-  const parsed = parseInit(text);
+  const parsed = readInit(text);
   if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
 });
 

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { readDataCsvSync } from "../dataset/read-data-csv.js";
+import { parseDataCsvSync } from "../dataset/read-data-csv.js";
 import type { DataSet } from "../generators/data-set.js";
 import type { DataFileInfo } from "./experiment.js";
 import { InputError } from "./input-error.js";
+import { optionsText } from "./option-words.js";
 
 /** The csv generator's data files of an experiment: what the manifest records, and the data themselves. */
 export interface DataFiles {
@@ -37,7 +38,7 @@ export function readDataFiles(names: Iterable<string>, folder: string, where: (n
     }
     let data: DataSet;
     try {
-      data = readDataCsvSync(shown, bytes.toString("utf8"));
+      data = parseDataCsvSync(bytes.toString("utf8"), shown);
     } catch (error) {
       if (error instanceof InputError) throw new InputError(`${where(name)}: ${error.message}`);
       throw error;
@@ -67,7 +68,7 @@ export function checkDataFilesUnchanged(recorded: Readonly<Record<string, DataFi
     if (current === undefined) continue; // no longer named: the experiment changed, which the hash check sees
     if (current.sha256 !== info.sha256) {
       throw new InputError(
-        `${what}: data file ${name} changed since the sweep was run (sha256 ${info.sha256.slice(0, 12)}…, now ${current.sha256.slice(0, 12)}…): its runs cannot be reused; restore the file, or start over with --overwrite`,
+        `${what}: data file ${name} changed since the sweep was run (sha256 ${info.sha256.slice(0, 12)}…, now ${current.sha256.slice(0, 12)}…): its runs cannot be reused; restore the file, or start over with ${optionsText("overwrite")}`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import { smallFloat64Array } from "../math/small-arrays.js";
+import { InputError } from "../experiment/input-error.js";
 
 /** How ŵ(0) is chosen: `zero`, `normal:<scale>` (N(0, scale²) entries), `uniform:<scale>` (U(−scale, scale)). */
 export type InitSpec =
@@ -12,10 +13,20 @@ const RANDOM_INIT = /^(normal|uniform):(.+)$/;
 
 /**
  * Reads `zero`, `normal:<scale>` or `uniform:<scale>` (scale a finite number > 0), and with
- * `allowExplicit` a comma-separated list of weights. On failure returns the broken rule, worded to
- * follow the offending text (`"normal:x" has no valid scale: …`).
+ * `allowExplicit` a comma-separated list of weights; throws an InputError saying why it cannot
+ * (`init "normal:x" has no valid scale: …`), as the library's other readers do.
  */
-export function parseInit(text: string, allowExplicit = false): InitSpec | { readonly error: string } {
+export function parseInit(text: string, allowExplicit = false): InitSpec {
+  const init = readInit(text, allowExplicit);
+  if ("error" in init) throw new InputError(`init ${JSON.stringify(text)} ${init.error}`);
+  return init;
+}
+
+/**
+ * parseInit without the throw, for the readers that word the error themselves (the experiment's schema,
+ * fit's --init): the broken rule, worded to follow the offending text (`has no valid scale: …`).
+ */
+export function readInit(text: string, allowExplicit = false): InitSpec | { readonly error: string } {
   if (text === "zero") return { kind: "zero" };
   const match = RANDOM_INIT.exec(text);
   if (match) {

@@ -57,7 +57,6 @@ export interface RunSeparators {
 export function runSeparators(spec: RunSpec, data: DataSet): RunSeparators {
   const modes = boundModes(spec.bounds);
   const init = parseInit(spec.init);
-  if ("error" in init) throw new RangeError(`init ${JSON.stringify(spec.init)} ${init.error}`);
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },

@@ -7,6 +7,7 @@ import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js"
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
+import { commandLineOr } from "../experiment/option-words.js";
 
 /**
  * manifest.json, as run and merge write it: written when a sweep starts (status running, counts of
@@ -88,5 +89,5 @@ export function readManifest(folder: string, purpose: string): Manifest {
 export function requireComplete(folder: string, manifest: Manifest): void {
   if (manifest.status === "complete") return;
   const shard = manifest.shard === null ? "" : ` --shard ${manifest.shard.index}/${manifest.shard.count}`;
-  throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with run${shard} --resume`);
+  throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with ${commandLineOr(`run${shard} --resume`, "runExperiment(…, { resume: true })")}`);
 }

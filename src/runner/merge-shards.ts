@@ -23,6 +23,7 @@ import { MinHeap } from "../math/min-heap.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
+import { optionsText } from "../experiment/option-words.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -93,13 +94,13 @@ export async function mergeShards(
   });
   const plan = planSweep(experiment);
   // (A folder whose last merge was killed in its final move is finished under the lock first.)
-  if (inspectResultFolder(outDir).hasResults && !options.overwrite && !existsSync(join(outDir, MOVE_JOURNAL))) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+  if (inspectResultFolder(outDir).hasResults && !options.overwrite && !existsSync(join(outDir, MOVE_JOURNAL))) throw new InputError(`${outDir} already holds results: ${optionsText("overwrite")} replaces them`);
   const lock = lockResultFolder(outDir, "merge");
   try {
     if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
     if (finishStagedMove(outDir)) options.onNote?.(`${outDir}: finished the final move of a merge that was interrupted: the folder holds that merge's results`);
     removeLeftovers(outDir);
-    if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: --overwrite replaces them`);
+    if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: ${optionsText("overwrite")} replaces them`);
     // The tables are written in a staging folder and moved into place only once every record of every shard
     // has been read and checked: a refusal or a failure part way (a run missing, a changed record, a full
     // disk) leaves the output folder as it was, the results it held (--overwrite) included.

@@ -9,6 +9,7 @@ import { RunsParquetReader } from "../export/runs-parquet-reader.js";
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
+import { optionsText } from "../experiment/option-words.js";
 
 /** Recorded rows in run order, taken one at a time: from runs.jsonl (RecordStream) or runs.parquet (ParquetRecordStream). */
 export interface RunStream {
@@ -88,7 +89,7 @@ export class ParquetRecordStream implements RunStream {
 
   constructor(readonly path: string, digest: RunsParquetDigest) {
     const problem = fileDigestProblem(path, digest);
-    if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or --overwrite)`);
+    if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or ${optionsText("overwrite")})`);
     let reader: RunsParquetReader;
     try {
       reader = new RunsParquetReader(path);
@@ -166,7 +167,7 @@ export class RecordedRuns {
 }
 
 function corrupt(path: string, line: number, what: string): InputError {
-  return new InputError(`${path}: line ${line} ${what}; the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over`);
+  return new InputError(`${path}: line ${line} ${what}; the result folder was changed by hand (or written by a perceptron-lab older than 0.2): ${optionsText("overwrite")} starts over`);
 }
 
 /**

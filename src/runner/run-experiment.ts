@@ -29,6 +29,7 @@ import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 import { completeRunsTables, parquetRowGroup, recordsFromParquet, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
+import { commandLineOr, optionsText } from "../experiment/option-words.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -54,7 +55,7 @@ export interface RunExperimentOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Called with what the user should know but is no failure (a stale lock of the folder taken over). */
   readonly onNote?: (text: string) => void;
-  /** Faults planted in the workers, for tests. */
+  /** @internal Faults planted in the workers, for the tests: left out of the published declarations (stripInternal). */
   readonly faults?: TestFaults;
   /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
   readonly shard?: Shard;
@@ -329,7 +330,7 @@ function checkComplete(outDir: string, c: { runs: number; plannedRuns: number; s
   if (c.runs !== c.plannedRuns || c.summaries !== c.plannedSummaries) {
     throw new Error(
       `${outDir}: the sweep recorded ${c.runs} of ${c.plannedRuns} planned runs and ${c.summaries} of ${c.plannedSummaries} summary rows, ` +
-        "so it is not marked complete (a bug: please report it; --resume finishes the folder)",
+        `so it is not marked complete (a bug: please report it; ${optionsText("resume")} finishes the folder)`,
     );
   }
 }
@@ -364,7 +365,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
       manifest === null
         ? "results"
         : `results of ${manifest.experiment.name} (${manifest.status === "complete" ? `${manifest.counts.runs} of ${manifest.counts.runs} runs` : "an unfinished sweep"})`;
-    throw new InputError(`${outDir} already holds ${what}: add --resume to continue them, or --overwrite to replace them`);
+    throw new InputError(`${outDir} already holds ${what}: add ${optionsText("resume")} to continue them, or ${optionsText("overwrite")} to replace them`);
   }
   if (!state.hasRecords && manifest?.status !== "complete") {
     // Nothing recorded that a resume could reuse (a kill before the first runs were written, or part way
@@ -373,11 +374,11 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
     return null;
   }
   if (manifest === null) {
-    if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: --resume --force reuses the runs that match, --overwrite starts over`);
+    if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: ${optionsText("resume", "force")} reuses the runs that match, ${optionsText("overwrite")} starts over`);
   } else if (manifest.experiment.hash !== loaded.hash && !options.force) {
     throw new InputError(
-      `${outDir} was made from a different experiment file or --set overrides (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
-        "--resume --force reuses the runs that still match it, --overwrite starts over",
+      `${outDir} was made from a different experiment${commandLineOr(" file or --set overrides", "")} (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
+        `${optionsText("resume", "force")} reuses the runs that still match it, ${optionsText("overwrite")} starts over`,
     );
   }
   // A changed data file or data version would make the recorded runs wrong however the experiment matches (even with --force).
@@ -388,7 +389,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
     if (recorded !== now) {
       throw new InputError(
         `${outDir} holds runs of data version ${recorded}, and the experiment now draws with data version ${now}: ` +
-          `pin "dataVersion": ${recorded} in the experiment (or --set dataVersion=${recorded}) to continue them, or --overwrite to start over`,
+          `pin "dataVersion": ${recorded} in the experiment${commandLineOr(` (or --set dataVersion=${recorded})`, "")} to continue them, or ${optionsText("overwrite")} to start over`,
       );
     }
     // A run's empty columns say what the sweep computed: every run of a folder computes the same bounds.
@@ -397,13 +398,13 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
     if (recordedChoice !== choice) {
       throw new InputError(
         `${outDir} holds runs that computed bounds ${recordedChoice}, and the experiment now computes ${choice}: ` +
-          `pin "bounds" to ${recordedChoice} in the experiment (or --set bounds=${recordedChoice === "none" ? "[]" : recordedChoice}) to continue them, or --overwrite to start over`,
+          `pin "bounds" to ${recordedChoice} in the experiment${commandLineOr(` (or --set bounds=${recordedChoice === "none" ? "[]" : recordedChoice})`, "")} to continue them, or ${optionsText("overwrite")} to start over`,
       );
     }
   }
   const shardText = (shard: Shard | null | undefined) => (shard ? `shard ${shard.index}/${shard.count}` : "the whole sweep");
   if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
-    throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or --overwrite`);
+    throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or ${optionsText("overwrite")}`);
   }
   if (manifest?.status === "complete" && manifest.experiment.hash === loaded.hash && !(options.retryErrors && manifest.counts.errors > 0)) {
     return "already-complete";

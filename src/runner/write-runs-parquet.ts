@@ -10,6 +10,7 @@ import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parque
 import type { Shard } from "../sweep/shard.js";
 import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
+import { optionsText } from "../experiment/option-words.js";
 
 export const RUNS_PARQUET = "runs.parquet";
 
@@ -59,7 +60,7 @@ export function completeRunsTables(folder: string, manifest: Manifest, { parquet
   const kept = recorded !== null && existsSync(join(folder, RUNS_PARQUET));
   if (!kept || !recordedParquet(manifest) || recordedParquetOnly(manifest) !== parquetOnly) {
     if (!kept && !existsSync(join(folder, OUTPUT_FILES.runsJsonl))) {
-      throw new InputError(`${folder}: neither runs.jsonl nor the runs.parquet its manifest records is there to give the runs: --overwrite runs the sweep again`);
+      throw new InputError(`${folder}: neither runs.jsonl nor the runs.parquet its manifest records is there to give the runs: ${optionsText("overwrite")} runs the sweep again`);
     }
     const runsParquet = kept ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
     writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly }, runsParquet });

@@ -78,7 +78,7 @@ describe("compareResults", () => {
     // A rule of one's own keeps the safety rules, unless they are dropped on purpose.
     expect(compareResults(baseline, current, ["median:updates:10%"]).rules).toEqual(["converged", "errors", "median:updates:10%"]);
     expect(compareResults(baseline, current, ["median:updates:10%"], { safetyRules: false }).rules).toEqual(["median:updates:10%"]);
-    expect(() => compareResults(baseline, current, ["median:updates"])).toThrow("--fail median:updates: use converged, errors, or statistic:metric:threshold");
+    expect(() => compareResults(baseline, current, ["median:updates"])).toThrow("fail rule median:updates: use converged, errors, or statistic:metric:threshold");
   });
 
   it("fails a real change that the test confirms", async () => {
@@ -226,11 +226,11 @@ describe("parseFailRule", () => {
   });
 
   it("names what is wrong", () => {
-    expect(() => parseFailRule("median:updates")).toThrow("--fail median:updates: use converged, errors, or statistic:metric:threshold as in median:updates:10% or p90:ratio.novikoff:0.05");
+    expect(() => parseFailRule("median:updates")).toThrow("fail rule median:updates: use converged, errors, or statistic:metric:threshold as in median:updates:10% or p90:ratio.novikoff:0.05");
     expect(() => parseFailRule("median:speed:1")).toThrow(
-      "--fail median:speed:1: speed is not a metric: use updates, epochs, ratio.<novikoff|snapp|hu|optimised|best>, or a column such as bestRatio or plantedHuRatio",
+      "fail rule median:speed:1: speed is not a metric: use updates, epochs, ratio.<novikoff|snapp|hu|optimised|best>, or a column such as bestRatio or plantedHuRatio",
     );
-    expect(() => parseFailRule("p95:updates:1")).toThrow('--fail p95:updates:1: the statistic must be one of mean, sd, min, p10, p25, median, p75, p90, max (got "p95")');
-    expect(() => parseFailRule("median:updates:-1")).toThrow("--fail median:updates:-1: the threshold must be a number ≥ 0, or a percentage as in 10%");
+    expect(() => parseFailRule("p95:updates:1")).toThrow('fail rule p95:updates:1: the statistic must be one of mean, sd, min, p10, p25, median, p75, p90, max (got "p95")');
+    expect(() => parseFailRule("median:updates:-1")).toThrow("fail rule median:updates:-1: the threshold must be a number ≥ 0, or a percentage as in 10%");
   });
 });

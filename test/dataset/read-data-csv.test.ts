@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dataSetCsv } from "../../src/dataset/data-csv.js";
-import { parseDataCsv, readDataCsv, readDataCsvSync } from "../../src/dataset/read-data-csv.js";
+import { parseDataCsv, readDataCsv, parseDataCsvSync } from "../../src/dataset/read-data-csv.js";
 import { InputError } from "../../src/experiment/input-error.js";
 import { generatePlanted } from "../../src/generators/planted.js";
 import { createRandom } from "../../src/random/seeded-random.js";
@@ -35,17 +35,17 @@ describe("parseDataCsv: one line per mistake, naming line and column", () => {
   }
 });
 
-describe("readDataCsvSync (an experiment's data files): the same rules and messages", () => {
+describe("parseDataCsvSync (an experiment's data files): the same rules and messages", () => {
   for (const [what, text, message] of CATALOGUE) {
     it(what, () => {
-      expect(() => readDataCsvSync("d.csv", text)).toThrow(InputError);
-      expect(() => readDataCsvSync("d.csv", text)).toThrow(message);
+      expect(() => parseDataCsvSync(text, "d.csv")).toThrow(InputError);
+      expect(() => parseDataCsvSync(text, "d.csv")).toThrow(message);
     });
   }
 
   it("reads the same data set as the streaming reader", async () => {
     const text = "label,b,a\n1,2,3\n-1,4.5,-6e-3\n\n-1, 7 ,8\n\"1\",\"5\",\"-2\"\n";
-    expect(readDataCsvSync("d.csv", text)).toEqual(await parseDataCsv(text, "d.csv"));
+    expect(parseDataCsvSync(text, "d.csv")).toEqual(await parseDataCsv(text, "d.csv"));
   });
 });
 

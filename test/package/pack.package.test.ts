@@ -13,7 +13,7 @@ const root = resolve(".");
 const run = (command: string, args: readonly string[], cwd: string) => spawnSync(command, args, { cwd, encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL", env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } });
 
 const USE = `
-import { experimentFromObject, runExperiment, readResultFolder, fitDataSet, parseDataCsv, parseInit } from "perceptron-lab";
+import { experimentFromObject, runExperiment, readResultFolder, fitDataSet, parseDataCsv, parseDataCsvSync, parseInit, InputError } from "perceptron-lab";
 const loaded = experimentFromObject({ name: "mine", repeats: 3, grid: { n: 30, d: 3, margin: [0.1, 0.2] } });
 let progress = 0;
 const report = await runExperiment(loaded, { outDir: "results/mine", threads: 1, onProgress: (done) => { progress = done; } });
@@ -22,9 +22,23 @@ let updates = 0;
 for (const row of folder.runs()) updates += row.updates ?? 0;
 const data = await parseDataCsv("x1,x2,label\\n1,2,1\\n-1,-2,-1\\n", "inline.csv");
 const init = parseInit("zero");
-if ("error" in init) throw new Error(init.error);
 const fit = fitDataSet(data, { bias: true, eta: 1, init, order: "cyclic", maxEpochs: 100, seed: 1 });
-console.log(JSON.stringify({ outcome: report.outcome, runs: report.counts.runs, progress, points: folder.summary.length, status: folder.manifest.status, updates: updates > 0, fit: fit.converged }));
+// The library's readers throw InputError, worded with its options (not the command line's flags).
+const refused = (error/*: unknown*/) => (error instanceof InputError ? error.message : \`not an InputError: \${String(error)}\`);
+let badInit = "no error";
+try { parseInit("normal:x"); } catch (error) { badInit = refused(error); }
+const sameAsync = JSON.stringify(parseDataCsvSync("x1,x2,label\\n1,2,1\\n-1,-2,-1\\n", "inline.csv")) === JSON.stringify(data);
+let again = "no error";
+try { await runExperiment(loaded, { outDir: "results/mine", threads: 1 }); } catch (error) { again = refused(error); }
+console.log(JSON.stringify({ outcome: report.outcome, runs: report.counts.runs, progress, points: folder.summary.length, status: folder.manifest.status, updates: updates > 0, fit: fit.converged, badInit, sameAsync, again }));
+`;
+
+/** What the published declarations keep out: the tests' planted faults are no option of the library. */
+const TYPES = `
+import { runExperiment, experimentFromObject } from "perceptron-lab";
+const loaded = experimentFromObject({ name: "mine", repeats: 1, grid: { n: 10, d: 2, margin: 0.1 } });
+// @ts-expect-error: faults are the tests' own, not the library's
+export const never = () => runExperiment(loaded, { faults: { throw: [0] } });
 `;
 
 describe("the packed package", () => {
@@ -42,12 +56,25 @@ describe("the packed package", () => {
     writeFileSync(join(project, "use.mjs"), USE);
     const used = run(process.execPath, ["use.mjs"], project);
     expect(used.status, used.stderr).toBe(0);
-    expect(JSON.parse(used.stdout)).toEqual({ outcome: "complete", runs: 6, progress: 6, points: 2, status: "complete", updates: true, fit: true });
+    expect(JSON.parse(used.stdout)).toEqual({
+      outcome: "complete",
+      runs: 6,
+      progress: 6,
+      points: 2,
+      status: "complete",
+      updates: true,
+      fit: true,
+      badInit: 'init "normal:x" has no valid scale: use a finite number > 0, as in "normal:1"',
+      sameAsync: true,
+      again: "results/mine already holds results of mine (6 of 6 runs): add { resume: true } to continue them, or { overwrite: true } to replace them",
+    });
 
-    writeFileSync(join(project, "use.ts"), USE);
+    // The same code, typed where JavaScript cannot say it.
+    writeFileSync(join(project, "use.ts"), USE.replaceAll("/*: unknown*/", ": unknown"));
+    writeFileSync(join(project, "types.ts"), TYPES);
     writeFileSync(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["use.ts"] }),
+      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["use.ts", "types.ts"] }),
     );
     const checked = run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project);
     expect(checked.stdout + checked.stderr).toBe("");

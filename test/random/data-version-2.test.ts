@@ -165,7 +165,7 @@ describe("folders and data versions", () => {
     const unpinned = experimentFromObject(source);
     expect(unpinned.experiment.dataVersion).toBe(3);
     await expect(runExperiment({ ...unpinned, hash: manifest.experiment.hash }, { outDir: out, threads: 1, resume: true, force: true })).rejects.toThrow(
-      `${out} holds runs of data version 1, and the experiment now draws with data version 3: pin "dataVersion": 1 in the experiment (or --set dataVersion=1) to continue them, or --overwrite to start over`,
+      `${out} holds runs of data version 1, and the experiment now draws with data version 3: pin "dataVersion": 1 in the experiment to continue them, or { overwrite: true } to start over`,
     );
     const rerun = await rerunExperiment(out, join(folder, "rerun"), 2);
     expect(rerun.differences).toEqual([]);

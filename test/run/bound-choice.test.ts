@@ -119,7 +119,7 @@ describe("bounds across folders: resume, merge and compare know what a folder co
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
     expect(manifest.resolved.bounds).toEqual(["novikoff", "best"]);
     await expect(runExperiment(loaded(SOURCE), { threads: 1, outDir, resume: true, force: true })).rejects.toThrow(
-      `${outDir} holds runs that computed bounds novikoff,best, and the experiment now computes default: pin "bounds" to novikoff,best in the experiment (or --set bounds=novikoff,best) to continue them, or --overwrite to start over`,
+      `${outDir} holds runs that computed bounds novikoff,best, and the experiment now computes default: pin "bounds" to novikoff,best in the experiment to continue them, or { overwrite: true } to start over`,
     );
     // A manifest of a tool before the key: its runs computed every bound.
     delete manifest.resolved.bounds;

@@ -99,7 +99,7 @@ describe("the csv generator: sweeps over data files", () => {
     const outDir = join(folder, "out");
     await runExperiment(loadExperiment(file), { outDir, threads: 2 });
     writeFileSync(join(folder, "data", "flip.csv"), "x,label\n1,1\n2,1\n-1,-1\n-4,-1\n");
-    const changed = /data file data\/flip\.csv changed since the sweep was run \(sha256 [0-9a-f]{12}…, now [0-9a-f]{12}…\): its runs cannot be reused; restore the file, or start over with --overwrite$/;
+    const changed = /data file data\/flip\.csv changed since the sweep was run \(sha256 [0-9a-f]{12}…, now [0-9a-f]{12}…\): its runs cannot be reused; restore the file, or start over with \{ overwrite: true \}$/;
     for (const force of [false, true]) {
       await expect(runExperiment(loadExperiment(file), { outDir, threads: 2, resume: true, force })).rejects.toThrow(changed);
     }

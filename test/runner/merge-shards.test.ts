@@ -88,7 +88,7 @@ describe("shards", () => {
     // Refusals, each naming what is wrong.
     await expect(mergeShards(join(folder, "m1"), [dirs[0]!, dirs[2]!])).rejects.toThrow(new InputError("shard 2/3 missing"));
     await expect(mergeShards(join(folder, "m2"), [dirs[0]!, dirs[0]!, dirs[1]!])).rejects.toThrow(new InputError(`${dirs[0]} and ${dirs[0]} are both shard 1/3`));
-    await expect(mergeShards(join(folder, "merged"), dirs)).rejects.toThrow(new InputError(`${join(folder, "merged")} already holds results: --overwrite replaces them`));
+    await expect(mergeShards(join(folder, "merged"), dirs)).rejects.toThrow(new InputError(`${join(folder, "merged")} already holds results: { overwrite: true } replaces them`));
     await expect(mergeShards(join(folder, "m3"), [full])).rejects.toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
     const other = join(folder, "other");
     await runExperiment(loaded({ ...source, seed: 9 }, "d".repeat(64)), { threads: 1, outDir: other, shard: { index: 2, count: 3 } });
@@ -157,7 +157,7 @@ describe("shards", () => {
     const dir = temporaryFolder();
     await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: 1, count: 2 } });
     await expect(runExperiment(sweep, { threads: 1, outDir: dir, resume: true, shard: { index: 2, count: 2 } })).rejects.toThrow(
-      `${dir} holds shard 1/2, not shard 2/2: resume it as it was, or --overwrite`,
+      `${dir} holds shard 1/2, not shard 2/2: resume it as it was, or { overwrite: true }`,
     );
   });
 });

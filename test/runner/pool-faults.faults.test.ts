@@ -18,7 +18,7 @@ describe("faults inside the pool", () => {
     await runExperiment(sweep, { ...small, outDir: reference });
     const outDir = temporaryFolder();
     const faults = { throw: [3], exit: [50], allocate: [100], hang: [150] };
-    const report = await runExperiment(sweep, { ...small, outDir, faults, runTimeoutSeconds: 3, workerMemoryMb: 64 });
+    const report = await runExperiment(sweep, { ...small, outDir, faults, runTimeoutSeconds: 3, workerMemoryMb: 64 } as RunExperimentOptions);
     expect(report.counts).toMatchObject({ runs: RUNS, errors: 4, recorded: RUNS });
     const rows = lines(outDir).map((line) => JSON.parse(line));
     const clean = lines(reference).map((line) => JSON.parse(line));

@@ -80,7 +80,7 @@ describe("resume", () => {
     rows[5] = rows[6]!;
     writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
     await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over`),
+      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
     );
   });
 
@@ -95,7 +95,7 @@ describe("resume", () => {
   it("never overwrites results silently", async () => {
     await clean;
     await expect(runExperiment(sweep, { ...small, outDir: reference })).rejects.toThrow(
-      new InputError(`${reference} already holds results of resume (${RUNS} of ${RUNS} runs): add --resume to continue them, or --overwrite to replace them`),
+      new InputError(`${reference} already holds results of resume (${RUNS} of ${RUNS} runs): add { resume: true } to continue them, or { overwrite: true } to replace them`),
     );
     const outDir = temporaryFolder();
     await interruptAfter(10, outDir);
@@ -110,7 +110,7 @@ describe("resume", () => {
     await interruptAfter(60, outDir);
     const changed = loaded({ ...source, grid: { ...source.grid, margin: [0.05, 0.1, 0.2] } }, "b".repeat(64));
     await expect(runExperiment(changed, { ...small, outDir, resume: true })).rejects.toThrow(
-      `${outDir} was made from a different experiment file or --set overrides (sha256 aaaaaaaaaaaa…, now bbbbbbbbbbbb…): --resume --force reuses the runs that still match it, --overwrite starts over`,
+      `${outDir} was made from a different experiment (sha256 aaaaaaaaaaaa…, now bbbbbbbbbbbb…): { resume: true, force: true } reuses the runs that still match it, { overwrite: true } starts over`,
     );
     const forced = await runExperiment(changed, { ...small, outDir, resume: true, force: true });
     expect(forced.counts.reused).toBeGreaterThan(0);
