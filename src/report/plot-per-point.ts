@@ -1,4 +1,4 @@
-import { counted, plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
+import { counted, OKABE_ITO, plotSpec, pointsNotDrawn, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { pointAxis } from "./point-axis.js";
 
 /**
@@ -25,7 +25,8 @@ export function updatesPerPointPlot(input: PlotInput): Plot | null {
       },
     ],
   };
-  const notConverged = rows.reduce((sum, row) => sum + row.runs - row.converged, 0);
+  // Over every point, drawn or not: the runs of a point with no converged run did not converge either.
+  const notConverged = input.summary.reduce((sum, row) => sum + row.runs - row.converged, 0);
   return {
     name: "updates-per-point",
     title: "Updates per grid point",
@@ -33,6 +34,7 @@ export function updatesPerPointPlot(input: PlotInput): Plot | null {
       "One column: a grid point's converged runs; box from their p25 to p75 of the observed updates, whiskers from p10 to p90, black tick at the median.",
       axis.words,
       notConverged > 0 ? `${counted(notConverged, "run")} did not converge (or failed): not in these statistics; see "Share of converged runs".` : "",
+      pointsNotDrawn(input.summary, rows),
     ]
       .filter((part) => part !== "")
       .join(" "),
@@ -60,7 +62,8 @@ export function convergedSharePlot(input: PlotInput): Plot | null {
     encoding: {
       x: axis.x,
       y: { field: "share", type: "quantitative", stack: "zero", title: "share of the point's runs", axis: { format: "%" }, scale: { domain: [0, 1] } },
-      color: { field: "outcome", type: "nominal", sort: [...outcomes], scale: { domain: [...outcomes], range: ["#54a24b", "#e45756", "#555"] }, title: "outcome" },
+      // Blue, vermillion and grey (Okabe and Ito's palette): told apart with any colour vision, unlike green and red.
+      color: { field: "outcome", type: "nominal", sort: [...outcomes], scale: { domain: [...outcomes], range: [OKABE_ITO.blue, OKABE_ITO.vermillion, "#555"] }, title: "outcome" },
       order: { field: "rank", type: "quantitative", sort: "ascending" },
       tooltip: [{ field: "point" }, { field: "label" }, { field: "outcome" }, { field: "runs" }],
     },

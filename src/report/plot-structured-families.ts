@@ -17,10 +17,11 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
   const factors = sweep.varying;
   const layout = layoutFactors(kept, sweep.shown, ["column", "color", "shape", "detail"]);
   const data: Record<string, unknown>[] = kept.map((row) => ({ kind: "run", expected: row.expectedUpdates, updates: row.updates, converged: row.converged === true, point: row.point, run: row.run, ...factorFields(row, factors) }));
-  const diagonal = diagonalWithin(kept.map((row) => row.expectedUpdates!), kept.map((row) => row.updates!));
+  const [xScale, yScale] = [scaleFor(kept.map((row) => row.expectedUpdates!)), scaleFor(kept.map((row) => row.updates!))];
+  const diagonal = diagonalWithin(kept.map((row) => row.expectedUpdates!), kept.map((row) => row.updates!), { log: xScale.type === "log" && yScale.type === "log" });
   const axes = {
-    x: { field: "expected", type: "quantitative", scale: scaleFor(kept.map((row) => row.expectedUpdates!)), title: "expected updates (docs/theory.md)" },
-    y: { field: "updates", type: "quantitative", scale: scaleFor(kept.map((row) => row.updates!)), title: "observed updates" },
+    x: { field: "expected", type: "quantitative", scale: xScale, title: "expected updates (docs/theory.md)" },
+    y: { field: "updates", type: "quantitative", scale: yScale, title: "observed updates" },
   };
   const marks = channelEncoding(layout, ["color", "shape"]);
   const layer = [

@@ -1,5 +1,5 @@
 import { generatorEntry } from "../generators/generator-registry.js";
-import { counted, plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
+import { counted, plotSpec, pointsNotDrawn, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
 
 /**
@@ -9,7 +9,8 @@ import { channelEncoding, describeImplied, describeLayout, factorFields, faceted
  * never pools points the sweep tells apart (unless there are too many: then the caption says so).
  */
 export function tightnessPlot(input: PlotInput, against: "margin" | "d"): Plot | null {
-  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "planted" && row.bestRatio.median !== null);
+  const planted = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "planted");
+  const rows = planted.filter((row) => row.bestRatio.median !== null);
   if (new Set(rows.map((row) => row[against])).size < 2) return null;
   const sweep = sweepFactors(rows, [against]);
   const others = sweep.shown;
@@ -34,12 +35,13 @@ export function tightnessPlot(input: PlotInput, against: "margin" | "d"): Plot |
   };
   const unit = { layer: [line, band, points] };
   const spec = facetedSpec(layout, data, unit, { width: 440, height: 280 });
-  const notConverged = rows.reduce((sum, row) => sum + row.runs - row.converged, 0);
+  const notConverged = planted.reduce((sum, row) => sum + row.runs - row.converged, 0);
   const caption = [
     `One mark: a grid point of the planted family, the median over its converged runs of observed updates / the best bound (the smallest that applies, over both separators); band: their p25 to p75. Lines join the points that differ only in ${FACTOR_TITLES[against]}.`,
     describeLayout(layout),
     describeImplied(sweep),
     notConverged > 0 ? `${counted(notConverged, "run")} did not converge (or failed) and are not in these statistics: see "Share of converged runs".` : "",
+    pointsNotDrawn(planted, rows),
   ];
   return {
     name: against === "margin" ? "ratio-vs-margin" : "ratio-vs-dimension",

@@ -30,7 +30,7 @@ export function updatesVsBoundsPlot(input: PlotInput): Plot | null {
       data.push({ kind: "run", panel: panel.title, bound, updates: row.updates, converged: row.converged === true, point: row.point, run: row.run, ...factorFields(row, factors) });
     }
   }
-  const diagonal = diagonalWithin(xs, kept.map((row) => row.updates!));
+  const diagonal = diagonalWithin(xs, kept.map((row) => row.updates!), { log: true });
   const columns = { ...layout, channels: { ...layout.channels, column: "panel" as never }, values: { ...layout.values, panel: panels.map((panel) => panel.title) } };
   for (const panel of everyPanel(columns)) for (const end of diagonal) data.push({ kind: "diagonal", ...panel, bound: end.x, updates: end.y });
 

@@ -48,9 +48,86 @@ export const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 /** The most marks a scatter draws: about 170 bytes of SVG each, so that no SVG passes ~1 MB. */
 export const MAX_MARKS = 3000;
 
+/**
+ * Okabe and Ito's palette ("Color Universal Design", 2008): eight colours that readers with any common
+ * colour-vision deficiency tell apart, and that stay apart in greyscale print better than Vega's default.
+ */
+export const OKABE_ITO = {
+  blue: "#0072B2",
+  orange: "#E69F00",
+  bluishGreen: "#009E73",
+  vermillion: "#D55E00",
+  skyBlue: "#56B4E9",
+  reddishPurple: "#CC79A7",
+  yellow: "#F0E442",
+  black: "#000000",
+} as const;
+
+/** The categorical colours, in the order a legend assigns them: the darker, more distinct ones first, yellow (faint on white) last. */
+const CATEGORY_COLOURS = [OKABE_ITO.blue, OKABE_ITO.orange, OKABE_ITO.bluishGreen, OKABE_ITO.vermillion, OKABE_ITO.reddishPurple, OKABE_ITO.skyBlue, OKABE_ITO.black, OKABE_ITO.yellow];
+
 /** A specification with its schema, the factors' record and the look every plot shares. */
 export function plotSpec(body: Record<string, unknown>, factors: PlotFactors): Record<string, unknown> {
-  return { $schema: SCHEMA, usermeta: { factors }, ...body, config: { font: "system-ui, sans-serif", axis: { labelFontSize: 11, titleFontSize: 12, gridColor: "#e4e4e4", tickCount: 6 }, legend: { labelFontSize: 11, titleFontSize: 12 } } };
+  return {
+    $schema: SCHEMA,
+    usermeta: { factors },
+    ...withDecadeTicks(body),
+    config: {
+      font: "system-ui, sans-serif",
+      axis: { labelFontSize: 11, titleFontSize: 12, gridColor: "#e4e4e4", tickCount: 6 },
+      legend: { labelFontSize: 11, titleFontSize: 12 },
+      range: { category: CATEGORY_COLOURS },
+    },
+  };
+}
+
+/**
+ * The specification with a log axis's ticks, and so its gridlines, at the powers of ten its data cover
+ * (1, 10, 100, …) and nowhere else: left to itself, Vega draws a gridline at every 2, 3, … 9 × 10^k of
+ * a log axis spanning a few decades, a dense mesh that hides the marks. Per channel (x, y) over the
+ * whole specification, so that the layers and panels sharing an axis get the same ticks.
+ */
+function withDecadeTicks(body: Record<string, unknown>): Record<string, unknown> {
+  const rows: Record<string, unknown>[] = [];
+  const logFields: Record<"x" | "y", Set<string>> = { x: new Set(), y: new Set() };
+  const encodings: Record<string, Record<string, unknown>>[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== "object") return;
+    const object = node as Record<string, unknown>;
+    const data = object.data as { values?: unknown } | undefined;
+    if (Array.isArray(data?.values)) rows.push(...(data.values as Record<string, unknown>[]));
+    const encoding = object.encoding as Record<string, Record<string, unknown>> | undefined;
+    if (encoding !== undefined && typeof encoding === "object") {
+      encodings.push(encoding);
+      for (const channel of ["x", "y"] as const) {
+        const scale = encoding[channel]?.scale as { type?: string } | undefined;
+        if (scale?.type !== "log") continue;
+        for (const field of [encoding[channel]?.field, encoding[`${channel}2`]?.field]) if (typeof field === "string") logFields[channel].add(field);
+      }
+    }
+    for (const [key, value] of Object.entries(object)) if (key !== "data" && key !== "encoding") visit(value);
+  };
+  visit(body);
+  for (const channel of ["x", "y"] as const) {
+    if (logFields[channel].size === 0) continue;
+    const values = rows.flatMap((row) => [...logFields[channel]].map((field) => row[field])).filter((value): value is number => typeof value === "number" && value > 0 && Number.isFinite(value));
+    if (values.length === 0) continue;
+    const ticks = decades(Math.min(...values), Math.max(...values));
+    for (const encoding of encodings) {
+      const spec = encoding[channel];
+      if ((spec?.scale as { type?: string } | undefined)?.type !== "log") continue;
+      encoding[channel] = { ...spec, axis: { values: ticks, ...(spec!.axis as Record<string, unknown> | undefined) } };
+    }
+  }
+  return body;
+}
+
+/** The powers of ten from the one at or below `low` to the one at or above `high`. */
+export function decades(low: number, high: number): number[] {
+  const from = Math.floor(Math.log10(low) + 1e-9);
+  const to = Math.ceil(Math.log10(high) - 1e-9);
+  return Array.from({ length: Math.max(1, to - from + 1) }, (_, k) => Number(`1e${from + k}`));
 }
 
 /** Whether `values` span at least a decade, all above 0: then a log axis, else a linear one. */
@@ -69,13 +146,23 @@ export function scaleFor(values: readonly number[]): Record<string, unknown> {
 }
 
 /**
- * The part of y = x inside the data's box [min x, max x] × [min y, max y]: its two ends, or none when
- * the line misses the box (so the line never stretches an axis beyond the data).
+ * The part of y = x inside the plot's box: its two ends, or none when the line misses the box (so the
+ * line never stretches an axis). The box is the data's [min x, max x] × [min y, max y], or with `log`
+ * (both axes logarithmic) that box widened to the powers of ten a log axis shows around it, so that the
+ * line crosses the whole plot rather than the sliver where the data's ranges overlap.
  */
-export function diagonalWithin(xs: readonly number[], ys: readonly number[]): { x: number; y: number }[] {
+export function diagonalWithin(xs: readonly number[], ys: readonly number[], { log = false }: { readonly log?: boolean } = {}): { x: number; y: number }[] {
   if (xs.length === 0 || ys.length === 0) return [];
-  const low = Math.max(Math.min(...xs), Math.min(...ys));
-  const high = Math.min(Math.max(...xs), Math.max(...ys));
+  const range = (values: readonly number[]) => {
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    if (!log || !(low > 0)) return [low, high] as const;
+    const ticks = decades(low, high);
+    return [ticks[0]!, ticks[ticks.length - 1]!] as const;
+  };
+  const [xLow, xHigh] = range(xs);
+  const [yLow, yHigh] = range(ys);
+  const low = Math.max(xLow, yLow);
+  const high = Math.min(xHigh, yHigh);
   return low <= high ? [{ x: low, y: low }, { x: high, y: high }] : [];
 }
 
@@ -111,6 +198,18 @@ export function ordinal(k: number): string {
 /** A count with its noun, plural when it is not 1. */
 export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * The caption's words on the grid points a plot of converged-run statistics leaves out (those with no
+ * converged run: nothing to draw), so that no point vanishes without a word; "" when none is left out.
+ */
+export function pointsNotDrawn(all: readonly { point: number }[], drawn: readonly { point: number }[]): string {
+  const shown = new Set(drawn.map((row) => row.point));
+  const left = all.filter((row) => !shown.has(row.point)).map((row) => row.point);
+  if (left.length === 0) return "";
+  const named = left.length <= 8 ? left.join(", ") : `${left.slice(0, 8).join(", ")}, …`;
+  return `Not drawn: ${counted(left.length, "grid point")} with no converged run (${left.length === 1 ? "point" : "points"} ${named}).`;
 }
 
 /** What every plot is drawn from. */

@@ -68,6 +68,37 @@ describe("report", () => {
     for (const name of ["ratio-vs-margin", "updates-per-point"]) expect(spec(name).description).toContain(`${notConverged} runs did not converge (or failed)`);
   });
 
+  it("names the grid points a plot of converged runs cannot draw, and counts their runs among those that did not converge", async () => {
+    // Labels flipped at random (noise 0.3): no run of those points converges, and their statistics of converged runs are empty.
+    const folder = temporaryFolder();
+    await runExperiment(loaded({ name: "undrawn", repeats: 5, maxEpochs: 50, grid: { n: 40, d: 2, margin: [0.1, 0.2], noise: [0, 0.3] } }), { threads: 1, outDir: folder });
+    await writeReport(folder);
+    const summary = JSON.parse(readFileSync(join(folder, "summary.json"), "utf8")) as { point: number; runs: number; converged: number }[];
+    const never = summary.filter((row) => row.converged === 0).map((row) => row.point);
+    expect(never).toHaveLength(2);
+    const notConverged = summary.reduce((sum, row) => sum + row.runs - row.converged, 0);
+    for (const name of ["updates-per-point", "ratio-vs-margin"]) {
+      const spec = JSON.parse(readFileSync(join(folder, "plots", `${name}.vl.json`), "utf8")) as { description: string; data: { values: { point: number }[] } };
+      expect(spec.data.values.some((row) => never.includes(row.point))).toBe(false);
+      expect(spec.description).toContain(`${notConverged} runs did not converge (or failed)`);
+      expect(spec.description).toContain(`Not drawn: 2 grid points with no converged run (points ${never.join(", ")}).`);
+    }
+    // Every log axis ticks (and so grids) at powers of ten only, and y = x crosses the scatter from one decade to the next at least.
+    const scatter = JSON.parse(readFileSync(join(folder, "plots", "updates-vs-bounds.vl.json"), "utf8")) as Record<string, unknown>;
+    const logAxes: { axis?: { values?: number[] } }[] = [];
+    const visit = (node: unknown): void => {
+      if (node === null || typeof node !== "object") return;
+      const object = node as Record<string, unknown>;
+      if ((object.scale as { type?: string } | undefined)?.type === "log") logAxes.push(object as never);
+      Object.values(object).forEach(visit);
+    };
+    visit(scatter);
+    expect(logAxes.length).toBeGreaterThan(0);
+    for (const { axis } of logAxes) expect(axis?.values?.every((value) => Number.isInteger(Math.log10(value)))).toBe(true);
+    const diagonal = (scatter.data as { values: { kind: string; bound: number }[] }).values.filter((row) => row.kind === "diagonal").map((row) => row.bound);
+    expect(Math.max(...diagonal) / Math.min(...diagonal)).toBeGreaterThanOrEqual(10);
+  });
+
   it("numbers the grid points of a sweep too large to name on the axis, and says where their factors are", async () => {
     // 12 margins × 10 values of η: 120 points, over the 100 the axis names.
     const many = temporaryFolder();

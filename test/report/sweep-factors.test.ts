@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coincidentMarks, diagonalWithin, ordinal, scaleFor, thinned } from "../../src/report/plot.js";
+import { coincidentMarks, decades, diagonalWithin, ordinal, scaleFor, thinned } from "../../src/report/plot.js";
 import { describeLayout, everyPanel, facetedSpec, layoutFactors, sweepFactors } from "../../src/report/sweep-factors.js";
 import type { PointParameters } from "../../src/run/run-types.js";
 import { pointParameters } from "../helpers.js";
@@ -76,6 +76,10 @@ describe("plot helpers", () => {
     // Bounds 100..10^8, updates 3..2·10^4: the line from 100 to 2·10^4, not to 10^8.
     expect(diagonalWithin([100, 1e8], [3, 2e4])).toEqual([{ x: 100, y: 100 }, { x: 2e4, y: 2e4 }]);
     expect(diagonalWithin([1e3, 1e4], [1, 10])).toEqual([]);
+    // On log axes the box is what they show, the data's widened to powers of ten: the line crosses the plot.
+    expect(diagonalWithin([150, 2e7], [2, 250], { log: true })).toEqual([{ x: 100, y: 100 }, { x: 1000, y: 1000 }]);
+    expect(decades(150, 2e7)).toEqual([100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8]);
+    expect(decades(100, 1000)).toEqual([100, 1000]);
   });
 
   it("uses a log axis only where the values span a decade above 0, symlog where 0 is among them", () => {
