@@ -1,8 +1,10 @@
+import { availableParallelism } from "node:os";
+import type { Calibration } from "../runner/calibrate-sweep.js";
 import { findManifest } from "../runner/manifest.js";
 import type { PlanDescription } from "../sweep/describe-plan.js";
 
 /** `run --dry-run`'s report, for people: what the sweep is, what it would cost, where it would go. */
-export function formatPlan(plan: PlanDescription, path: string, outDir: string): string {
+export function formatPlan(plan: PlanDescription, path: string, outDir: string, timing: { calibration: Calibration | null; threads: number } | null = null): string {
   const lines = [
     `${plan.name} (${path === "-" ? "standard input" : path}): ${count(plan.points, "grid point")} × ${count(plan.repeats, "repeat")} = ${count(plan.runs, "run")}`,
   ];
@@ -14,13 +16,31 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string):
   for (const entry of plan.skipped) lines.push(`  skipped ${count(entry.points, "point")} of grid ${entry.grid}: ${entry.reason}`);
   if (plan.shard !== null) lines.push(`shard ${plan.shard.index}/${plan.shard.count}: ${count(plan.shardRuns, "run")}`);
   lines.push(
-    `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows: an upper estimate; the max-margin QP not counted)`,
+    `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows, or a guess of 100 on csv data); ` +
+      `at most ${plan.maxMultiplyAdds.toPrecision(3)} (every run to maxEpochs ${plan.maxEpochs.toLocaleString("en")}, and again for its pocket error; the max-margin QP not counted)`,
   );
+  if (timing !== null) lines.push(timeLine(timing.calibration, timing.threads));
   lines.push(diskLine(plan));
   lines.push(...boundLines(plan));
   lines.push(`would write to ${outDir}/ (${folderState(outDir)})`);
   lines.push("dry run: nothing was run or written");
   return `${lines.join("\n")}\n`;
+}
+
+/** The time the calibration (calibrateSweep) predicts: CPU in all, and the wall time the threads could bring it to. */
+function timeLine(calibration: Calibration | null, threads: number): string {
+  if (calibration === null) return "estimated time: not timed (every grid point's runs are too costly to time in a dry run: see the work above)";
+  const cores = Math.min(threads, availableParallelism());
+  const timed = `timed: the first run of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
+  return `estimated time: the runs about ${seconds(calibration.cpuSeconds)} of CPU, so about ${seconds(calibration.cpuSeconds / cores)} on ${count(cores, "thread")} at best, plus a second or two to start (${timed}; an estimate, not a bound)`;
+}
+
+function seconds(value: number): string {
+  if (value < 1) return `${Math.max(1, Math.round(value * 1000))} ms`;
+  if (value < 10) return `${value.toFixed(1)} s`;
+  if (value < 120) return `${Math.round(value)} s`;
+  if (value < 7200) return `${Math.round(value / 60)} min`;
+  return `${(value / 3600).toFixed(1)} h`;
 }
 
 /**

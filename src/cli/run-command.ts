@@ -13,6 +13,7 @@ import type { RunRow } from "../run/run-types.js";
 import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
+import { SweepTimer } from "../runner/calibrate-sweep.js";
 import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -37,7 +38,11 @@ export function runBuilder(yargs: Argv) {
       requiresArg: true,
       describe: "Override a key of the experiment, as Hydra does: --set grid.margin=0.01,0.02 --set repeats=50 (grid[1].n for the second of several grids; null removes a key); validated like the file and recorded in the manifest",
     })
-    .option("dry-run", { type: "boolean", describe: "Print the plan (grid points, runs, skipped points, estimated work) and write nothing", default: false })
+    .option("dry-run", {
+      type: "boolean",
+      describe: "Print the plan (grid points, runs, skipped points, estimated work, time and disk) and write nothing; the time comes from a few of its runs timed in memory (about a second)",
+      default: false,
+    })
     .option("threads", {
       type: "number",
       describe: `Worker threads (1 to ${MAX_THREADS})`,
@@ -103,11 +108,13 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const path = given === "-" ? "-" : experimentPath(given);
   const loaded = path === "-" ? experimentFromText(await readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });
   const { experiment } = loaded;
+  const plan = planSweep(experiment);
   if (argv.dryRun) {
-    process.stdout.write(formatPlan(describePlan(experiment, shard ?? null), path, argv.out ?? defaultResultFolder(experiment)));
+    const timer = new SweepTimer(plan.settings, plan.pointCount, { dataSets: loaded.dataSets });
+    const described = describePlan(experiment, shard ?? null, (point, runs) => timer.add(point, runs));
+    process.stdout.write(formatPlan(described, path, argv.out ?? defaultResultFolder(experiment), { calibration: timer.result(), threads }));
     return EXIT.ok;
   }
-  const plan = planSweep(experiment);
   const runs = plan.runCount;
   if (runs > MAX_RUNS_UNASKED && !argv.yes) {
     throw new UsageError(`${path}: the sweep has ${runs.toLocaleString("en")} runs, more than ${MAX_RUNS_UNASKED.toLocaleString("en")}: add --yes if you mean it`);

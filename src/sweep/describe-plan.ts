@@ -25,6 +25,12 @@ export interface PlanDescription {
    * max-margin QP is not counted).
    */
   readonly multiplyAdds: number;
+  /**
+   * The most multiply-adds the (shard's) runs can take: generation, and every run to maxEpochs, then once
+   * more to find its pocket error (what a run that does not converge does); the max-margin QP not counted.
+   */
+  readonly maxMultiplyAdds: number;
+  readonly maxEpochs: number;
   /** The bounds the runs compute: the declaration, and each name's mode with what it costs. */
   readonly bounds: {
     readonly declared: string;
@@ -38,19 +44,27 @@ export interface PlanDescription {
   readonly identicalRepeatPoints: number;
 }
 
-/** Expands and costs an experiment's sweep without running it. */
-export function describePlan(experiment: Experiment, shard: Shard | null = null): PlanDescription {
+/**
+ * Expands and costs an experiment's sweep without running it. `onRuns`, where given, is called with each
+ * grid point's (shard's) runs in sweep order, a point's runs in one call or several, as the walk meets them
+ * (the dry run's SweepTimer times some of them there: one walk, however large the sweep).
+ */
+export function describePlan(experiment: Experiment, shard: Shard | null = null, onRuns?: (point: SweepPoint, runs: number) => void): PlanDescription {
   const plan = planSweep(experiment);
   const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
   let shardRuns = 0;
   let multiplyAdds = 0;
+  let maxMultiplyAdds = 0;
   let beyondSeparableRuns = 0;
   let csvRuns = 0;
   const add = (point: SweepPoint, runs: number) => {
     shardRuns += runs;
     multiplyAdds += costOf(point) * runs;
+    const { n, d, bias } = point.parameters;
+    maxMultiplyAdds += (n * d + 2 * n * (bias ? d + 1 : d) * experiment.maxEpochs) * runs;
     if (beyondSeparable(point.parameters)) beyondSeparableRuns += runs;
     if (generatorEntry(point.parameters.generator).plotFamily === "data") csvRuns += runs;
+    onRuns?.(point, runs);
   };
   if (shard === null) {
     for (const point of plan.points()) add(point, plan.repeats);
@@ -68,6 +82,8 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null)
     shard,
     shardRuns,
     multiplyAdds,
+    maxMultiplyAdds,
+    maxEpochs: experiment.maxEpochs,
     bounds: {
       declared: describeBounds(experiment.bounds),
       optimal: experiment.optimal,

@@ -209,7 +209,8 @@ describe("perceptron-lab run: YAML, standard input, --set and --dry-run", () => 
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^margins \(\S*experiments\/margins\.json\): \d+ grid points × 3 repeats = \d+ runs\n/);
     expect(result.stdout).toMatch(/^shard 2\/3: \d+ runs$/m);
-    expect(result.stdout).toMatch(/^estimated work: [\d.e+]+ multiply-adds/m);
+    expect(result.stdout).toMatch(/^estimated work: [\d.e+]+ multiply-adds .*; at most [\d.e+]+ \(every run to maxEpochs 100,000, and again for its pocket error/m);
+    expect(result.stdout).toMatch(/^estimated time: the runs about [\d.]+ (ms|s|min|h) of CPU, so about [\d.]+ (ms|s|min|h) on \d+ threads? at best/m);
     expect(result.stdout).toMatch(/^estimated disk: about [\d.]+ (KB|MB|GB) of tables/m);
     expect(result.stdout).toMatch(/^bounds \(default\), for the planted and max-margin separators:\n {2}novikoff: every run; cost /m);
     expect(result.stdout).toContain(`would write to ${out}/ (no results there yet)`);

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { formatPlan } from "../../src/cli/format-plan.js";
+import { parseExperiment } from "../../src/experiment/load-experiment.js";
+import { SweepTimer } from "../../src/runner/calibrate-sweep.js";
+import { describePlan } from "../../src/sweep/describe-plan.js";
+import { planSweep } from "../../src/sweep/plan-sweep.js";
+import type { Shard } from "../../src/sweep/shard.js";
+
+const experiment = (value: Record<string, unknown>) => parseExperiment({ name: "t", ...value }, "t");
+
+/** The dry run's plan with its time estimate, as `run --dry-run` gathers them: one walk. */
+function timedPlan(sweep: ReturnType<typeof experiment>, shard: Shard | null = null, budgetMs = 300) {
+  const plan = planSweep(sweep);
+  const timer = new SweepTimer(plan.settings, plan.pointCount, { budgetMs });
+  const described = describePlan(sweep, shard, (point, runs) => timer.add(point, runs));
+  return { described, calibration: timer.result() };
+}
+
+describe("the dry run's time estimate", () => {
+  it("times a run of each of a few grid points and scales the sweep's runs by them, shard by shard", () => {
+    const sweep = experiment({ repeats: 30, grid: { n: [20, 40], d: [2, 5], margin: [0.1, 0.2] } });
+    const { described, calibration } = timedPlan(sweep);
+    expect(calibration!.timedRuns).toBeGreaterThanOrEqual(1);
+    expect(calibration!.timedRuns).toBeLessThanOrEqual(8);
+    expect(calibration!.cpuSeconds).toBeGreaterThan(0);
+    const text = formatPlan(described, "t.json", "results/t", { calibration, threads: 1 });
+    expect(text).toMatch(/^estimated time: the runs about \d+(\.\d)? (ms|s) of CPU, so about \d+(\.\d)? (ms|s) on 1 thread at best, plus a second or two to start \(timed: the first run of \d grid points?, in memory in \d+ ms/m);
+    // A shard's estimate counts its own runs: the three shards' about the whole sweep's (each timing its own points, so not to the digit).
+    const shards = [1, 2, 3].map((index) => timedPlan(sweep, { index, count: 3 }).calibration!.cpuSeconds);
+    const whole = shards.reduce((a, b) => a + b, 0);
+    expect(whole / calibration!.cpuSeconds).toBeGreaterThan(0.2);
+    expect(whole / calibration!.cpuSeconds).toBeLessThan(5);
+  });
+
+  it("times nothing too costly for a dry run, and says so; the work's upper bound is every run to maxEpochs, twice", () => {
+    // n 5 000, d 500, margin 0.001: (R/γ)² = 10⁶ epochs of 2.5·10⁶ multiply-adds each, far past what a dry run times.
+    const heavy = experiment({ repeats: 2, grid: { n: 5000, d: 500, margin: 0.001 } });
+    const { described, calibration } = timedPlan(heavy);
+    expect(calibration).toBeNull();
+    expect(formatPlan(described, "h.json", "results/h", { calibration, threads: 2 })).toContain("estimated time: not timed (every grid point's runs are too costly to time in a dry run");
+    expect(described.maxMultiplyAdds).toBe(2 * (5000 * 500 + 2 * 5000 * 501 * heavy.maxEpochs));
+  });
+
+  it("scales a point it did not time from the last one timed, by their estimated costs", () => {
+    // 200 points: every 3rd is timed (200 / 64); the rest take a timed neighbour's time scaled by cost, so the sum is finite and positive.
+    const many = experiment({ repeats: 1, grid: { n: 20, d: 2, margin: Array.from({ length: 200 }, (_, k) => 0.05 + k / 1000) } });
+    const { calibration } = timedPlan(many, null, 200);
+    expect(calibration!.timedRuns).toBeLessThanOrEqual(64);
+    expect(calibration!.timedRuns).toBeLessThan(200);
+    expect(Number.isFinite(calibration!.cpuSeconds) && calibration!.cpuSeconds > 0).toBe(true);
+  });
+});
