@@ -16,7 +16,10 @@ export const ORDERS = ["cyclic", "shuffle"] as const;
 const notANumber = (issue: { input?: unknown }) => (typeof issue.input === "number" ? "is not a finite number" : "is not a number");
 const finiteNumber = z.number({ error: notANumber });
 const positiveNumber = finiteNumber.gt(0, { error: "must be greater than 0" });
-const wholeNumber = z.number({ error: notANumber }).int({ error: "must be a whole number" });
+// A whole number past 2^53 − 1 is one JavaScript cannot hold exactly (1e16 reads as 10000000000000000 but its neighbours do not): say so, not that it is fractional.
+const wholeNumber = z
+  .number({ error: notANumber })
+  .int({ error: (issue) => (Number.isInteger(issue.input) ? `must be at most ${Number.MAX_SAFE_INTEGER} (2^53 − 1) in size: larger whole numbers are not exact in JSON's doubles` : "must be a whole number") });
 const positiveInteger = wholeNumber.min(1, { error: "must be at least 1" });
 const initText = z.string({ error: 'is not a string such as "zero" or "normal:1"' }).superRefine((text, ctx) => {
   const parsed = readInit(text);

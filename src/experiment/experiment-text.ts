@@ -25,12 +25,15 @@ export function parseExperimentText(text: string, where: string, format: Experim
     const what = where === "standard input" ? "nothing came, expected an experiment (JSON or YAML)" : `the file is empty, expected a ${format === "json" ? "JSON" : "YAML"} object`;
     throw new InputError(`${where}: ${what}`);
   }
-  return format === "json" ? parseJson(text, where) : parseYamlText(text, where);
+  // A byte-order mark (U+FEFF, which some editors write first) is no part of the text's content.
+  const content = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return format === "json" ? parseJson(content, where) : parseYamlText(content, where);
 }
 
 function parseJson(text: string, where: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
     const position = /at position (\d+)/.exec(message);
@@ -42,6 +45,44 @@ function parseJson(text: string, where: string): unknown {
     }
     throw new InputError(`${where}: invalid JSON: ${message}`);
   }
+  const duplicate = duplicateKey(text);
+  if (duplicate !== null) {
+    throw new InputError(`${where}:${duplicate.line}:${duplicate.column}: key ${JSON.stringify(duplicate.key)} appears twice in one object (JSON would keep the last one silently): give it once`);
+  }
+  return value;
+}
+
+/**
+ * The first key that repeats within one object of a valid JSON text, with its line and column, or null.
+ * JSON.parse keeps the last of repeated keys without a word (as YAML, with uniqueKeys, does not): a scan of
+ * the text's strings and brackets, each object's keys in a set.
+ */
+function duplicateKey(text: string): { key: string; line: number; column: number } | null {
+  const objects: (Set<string> | null)[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === "{") objects.push(new Set());
+    else if (char === "[") objects.push(null);
+    else if (char === "}" || char === "]") objects.pop();
+    else if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const keys = objects.at(-1);
+      // A string is a key where a colon follows it (after blanks) inside an object.
+      let next = end + 1;
+      while (/\s/.test(text[next] ?? "")) next++;
+      if (keys && text[next] === ":") {
+        const key = JSON.parse(text.slice(at, end + 1)) as string;
+        if (keys.has(key)) {
+          const before = text.slice(0, at).split("\n");
+          return { key, line: before.length, column: before.at(-1)!.length + 1 };
+        }
+        keys.add(key);
+      }
+      at = end;
+    }
+  }
+  return null;
 }
 
 /**
@@ -50,11 +91,16 @@ function parseJson(text: string, where: string): unknown {
  * expand into a huge one.
  */
 function parseYamlText(text: string, where: string): unknown {
-  const { parse, YAMLParseError } = yaml();
+  const { parseDocument, YAMLError } = yaml();
   try {
-    return parse(text, { schema: "core", uniqueKeys: true });
+    // Warnings (an unknown tag such as !foo, which would read as a plain string) are refused like errors,
+    // rather than printed by Node as a process warning and the value read another way.
+    const document = parseDocument(text, { schema: "core", uniqueKeys: true, logLevel: "silent" });
+    const problem = document.errors[0] ?? document.warnings[0];
+    if (problem !== undefined) throw problem;
+    return document.toJS();
   } catch (error) {
-    if (error instanceof YAMLParseError) {
+    if (error instanceof YAMLError) {
       const at = error.linePos?.[0];
       const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
       throw new InputError(`${where}${at ? `:${at.line}:${at.col}` : ""}: invalid YAML: ${reason}`);

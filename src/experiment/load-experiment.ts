@@ -12,6 +12,7 @@ import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
 import { InputError, readInputFile } from "./input-error.js";
 import { readDataFiles } from "./read-data-files.js";
+import { formatInit, readInit } from "../perceptron/initial-weights.js";
 
 /** An experiment as read from its file, with what a manifest needs to reproduce it. */
 export interface LoadedExperiment {
@@ -176,13 +177,16 @@ function resolveGrid(input: GridInput, where: string): Grid {
   for (const key of Object.keys(grid) as (keyof Grid)[]) {
     const values = grid[key];
     if (values === null) continue;
-    const seen = new Set<unknown>();
+    const seen = new Map<unknown, unknown>();
     values.forEach((value, index) => {
-      if (seen.has(value)) {
+      // An init is one value however it is written: normal:1 and normal:1.0 are the same ŵ(0) law.
+      const same = key === "init" ? canonicalInit(value as string) : value;
+      if (seen.has(same)) {
         const at = Array.isArray(input[key]) ? `${where}.${key}[${index}]` : `${where}.${key}`;
-        throw new InputError(`${at}: ${formatValue(value)} is listed twice`);
+        const first = seen.get(same);
+        throw new InputError(`${at}: ${formatValue(value)} is listed twice${first === value ? "" : ` (as ${formatValue(first)} before: the same init)`}`);
       }
-      seen.add(value);
+      seen.set(same, value);
     });
   }
   for (const name of generator) {
@@ -236,4 +240,10 @@ function checkEveryGridHasAPoint(experiment: Experiment, many: boolean): void {
       .join("; ");
     throw new InputError(`${where}: no valid grid point, every combination breaks a rule: ${why}`);
   });
+}
+
+/** An init's text in one spelling (formatInit's): the schema has checked it reads. */
+function canonicalInit(text: string): string {
+  const init = readInit(text, true);
+  return "error" in init ? text : formatInit(init);
 }

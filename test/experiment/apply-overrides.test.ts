@@ -1,3 +1,4 @@
+import { InputError } from "../../src/experiment/input-error.js";
 import { describe, expect, it } from "vitest";
 import { applyOverrides } from "../../src/experiment/apply-overrides.js";
 import { experimentFromText, loadExperiment } from "../../src/experiment/load-experiment.js";
@@ -49,6 +50,8 @@ describe("experimentFromText: JSON, YAML and overrides", () => {
     expect(experimentFromText(yaml, "-").experiment).toEqual(experimentFromText(json, "-").experiment);
     expect(() => experimentFromText("grid:\n  n: [1,\n", "-")).toThrow(/^standard input:3:1: invalid YAML: Flow sequence in block collection must be sufficiently indented/);
     expect(() => experimentFromText("name: a\nname: b\n", "e.yml")).toThrow("e.yml:2:1: invalid YAML: Map keys must be unique");
+    // An unknown tag is refused where it stands, not read as a string after a warning from Node.
+    expect(() => experimentFromText("name: t\nrepeats: !foo 2\n", "e.yaml")).toThrow(new InputError("e.yaml:2:10: invalid YAML: Unresolved tag: !foo"));
     expect(() => experimentFromText("", "-")).toThrow("standard input: nothing came, expected an experiment (JSON or YAML)");
     expect(() => experimentFromText("  \n", "e.yaml")).toThrow("e.yaml: the file is empty, expected a YAML object");
     // YAML 1.2's core schema: `yes` is a string, so it cannot pass for a boolean

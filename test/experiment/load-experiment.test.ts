@@ -48,6 +48,9 @@ const CATALOGUE: [string, unknown, string][] = [
   ["orthonormal with a bias", { name: "x", grid: { generator: "orthonormal", n: 4, bias: true } }, "x.json: grid: no valid grid point, every combination breaks a rule: orthonormal: needs bias false (1 point)"],
   ["hadamard with a wrong d", { name: "x", grid: { generator: "hadamard", n: 8, d: 8 } }, "x.json: grid: no valid grid point, every combination breaks a rule: hadamard: needs d = n - 1 (1 point)"],
   ["a value listed twice", withGrid({ margin: [0.1, 0.1] }), "x.json: grid.margin[1]: 0.1 is listed twice"],
+  ["an init listed twice, spelled two ways", withGrid({ init: ["zero", "normal:1", "normal:1.0"] }), 'x.json: grid.init[2]: "normal:1.0" is listed twice (as "normal:1" before: the same init)'],
+  ["a seed past 2^53 − 1", { ...base, seed: 1e16 }, "x.json: seed: 10000000000000000 must be at most 9007199254740991 (2^53 − 1) in size: larger whole numbers are not exact in JSON's doubles"],
+  ["a fractional seed", { ...base, seed: 1.5 }, "x.json: seed: 1.5 must be a whole number"],
   ["a name that is not a folder name", { ...base, name: "a/b" }, `x.json: name: "a/b" must be letters, digits, '.', '_' or '-' (it names the output folder)`],
   ["a negative seed", { ...base, seed: -1 }, "x.json: seed: -1 must be at least 0"],
   ["a list for the experiment", [1, 2], "x.json: [1,2] is not an object"],
@@ -118,6 +121,16 @@ describe("loadExperiment", () => {
   it("gives the line and column of invalid JSON", () => {
     const path = write("broken.json", '{\n  "name": "x",\n  "grid": { "n": 3, }\n}\n');
     expect(() => loadExperiment(path)).toThrow(new InputError(`${path}:3:21: invalid JSON: Expected double-quoted property name`));
+  });
+
+  it("reads past a byte-order mark, and refuses a key given twice in one object, where JSON.parse would keep the last", () => {
+    const withMark = write("mark.json", `\ufeff${JSON.stringify(base)}`);
+    expect(loadExperiment(withMark).experiment).toEqual(parseExperiment(base, "fallback", "x.json"));
+    const twice = write("twice.json", '{\n  "name": "x", "repeats": 2,\n  "grid": { "n": 3, "d": 2, "margin": 0.1, "d": 3 }, "repeats": 3\n}\n');
+    expect(() => loadExperiment(twice)).toThrow(new InputError(`${twice}:3:44: key "d" appears twice in one object (JSON would keep the last one silently): give it once`));
+    // The same key in different objects, and keys inside strings (escaped quotes included), are no repeat.
+    const nested = write("nested.json", JSON.stringify({ ...base, description: 'a "name": {"name": 1} \\', grid: [{ ...base.grid }, { ...base.grid, margin: 0.2 }] }));
+    expect(loadExperiment(nested).experiment.grids).toHaveLength(2);
   });
 
   it("refuses an empty file", () => {
