@@ -31,6 +31,10 @@ const rerunCommand = () => import("./rerun-command.js");
 
 async function main(args: string[]): Promise<number> {
   wordOptionsAsFlags();
+  // A file-size limit (ulimit -f) kills a process that writes past it with SIGXFSZ, without a word and
+  // mid-write. Caught, the write fails instead (EFBIG), and the command says so like any refused write,
+  // keeping what was whole.
+  process.on("SIGXFSZ", () => {});
   let exitCode: number = EXIT.ok;
   const debug = args.includes("--debug");
   let given: string[];

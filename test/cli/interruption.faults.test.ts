@@ -102,4 +102,18 @@ describe("interruption through the command line", () => {
     expect(differs).toMatchObject({ code: 1 });
     expect(differs.stdout).toContain("differs: summary.csv from line 2");
   });
+
+  it("says so when a file-size limit (ulimit -f) stops a write, instead of dying of SIGXFSZ, and resumes to identical tables", () => {
+    const folder = temporaryFolder();
+    const [limited, reference] = [join(folder, "limited"), join(folder, "reference")];
+    // 20 blocks of 1 KiB: runs.jsonl reaches it within the first batches of margins.json's 1 200 runs.
+    const script = 'ulimit -f 20; exec "$0" dist/cli/main.js run experiments/margins.json --out "$1" --quiet --no-report';
+    const stopped = spawnSync("sh", ["-c", script, process.execPath, limited], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+    expect(stopped.signal).toBeNull();
+    expect(stopped.status).toBe(1);
+    expect(stopped.stderr).toMatch(/^Error: \S+runs\.jsonl: write failed: file too large \(EFBIG\)\. What was written is kept: once this is fixed, perceptron-lab run experiments\/margins\.json --out \S+ --resume\n/);
+    expect(cli(["run", "experiments/margins.json", "--out", limited, "--resume", "--quiet", "--no-report"]).code).toBe(0);
+    expect(cli(["run", "experiments/margins.json", "--out", reference, "--quiet", "--no-report"]).code).toBe(0);
+    expect(resultTables(limited)).toEqual(resultTables(reference));
+  });
 });
