@@ -130,7 +130,7 @@ class DataRows {
     }
     this.header = record;
     this.labelIndex = record.indexOf(LABEL_COLUMN);
-    if (this.labelIndex < 0) this.fail(`no "${LABEL_COLUMN}" column in the header (columns: ${record.join(", ")})`);
+    if (this.labelIndex < 0) this.fail(`no "${LABEL_COLUMN}" column in the header (${headerWords(record)})`);
     this.d = record.length - 1;
     if (this.d === 0) this.fail(`no feature column besides "${LABEL_COLUMN}"`);
   }
@@ -222,4 +222,16 @@ function parseLabel(cell: string): 1 | -1 | null {
 /** All labels the same. */
 export function isOneClass(y: Int8Array): boolean {
   return y.every((label) => label === y[0]);
+}
+
+/**
+ * What a refused header holds, for its message: the column names, each cut to 24 characters and at most
+ * 12 of them, when the line has columns; a line without one comma is no CSV header, and is not echoed
+ * (it may be any file's first line: a path mistyped into a key or a password file).
+ */
+function headerWords(record: readonly string[]): string {
+  if (record.length < 2) return "its first line has no comma: is it a CSV file?";
+  const cut = (name: string) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
+  const shown = record.slice(0, 12).map(cut).join(", ");
+  return `columns: ${shown}${record.length > 12 ? `, … (${record.length} in all)` : ""}`;
 }

@@ -12,6 +12,9 @@ import { temporaryFolder } from "../helpers.js";
 const CATALOGUE: [string, string, string][] = [
   ["an empty file", "", 'd.csv: the file is empty; expected a header row with a "label" column and feature columns'],
   ["no label column", "a,b\n1,2\n", 'd.csv: no "label" column in the header (columns: a, b)'],
+  // A first line without a comma may be any file's (a token, a password file's entry): it is not echoed.
+  ["a first line that is no CSV header", "root:x:0:0:root:/root:/bin/bash\n", 'd.csv: no "label" column in the header (its first line has no comma: is it a CSV file?)'],
+  ["a header of many long names", `${Array.from({ length: 14 }, (_, k) => `feature_with_a_long_name_${k}`).join(",")}\n`, `d.csv: no "label" column in the header (columns: ${Array.from({ length: 12 }, () => "feature_with_a_long_nam…").join(", ")}, … (14 in all))`],
   ["only a label column", "label\n1\n", 'd.csv: no feature column besides "label"'],
   ["a header alone", "x,label\n", "d.csv: no data rows after the header"],
   ["a duplicate column", "x,x,label\n1,2,1\n", 'd.csv: line 1: column "x" appears twice in the header'],
