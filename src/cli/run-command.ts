@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
 import { InputError } from "../experiment/input-error.js";
@@ -151,8 +153,13 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       ...(testFaults === undefined ? {} : { faults: testFaults }),
     });
   } catch (error) {
-    // What was written before a failed write is whole: say how to go on once the cause is fixed.
-    if (error instanceof WriteError) throw error.withHint(`What was written is kept: once this is fixed, ${resumeCommand}`);
+    // What was written before a failed write is whole: say how to go on once the cause is fixed. Where the
+    // folder holds no manifest (the lock or the first write failed, or the folder was removed meanwhile),
+    // nothing of the sweep is there to resume.
+    if (error instanceof WriteError) {
+      const written = existsSync(join(argv.out ?? defaultResultFolder(experiment), "manifest.json"));
+      throw error.withHint(written ? `What was written is kept: once this is fixed, ${resumeCommand}` : "Nothing of this sweep is on disk: once this is fixed, run the same command again");
+    }
     throw error;
   } finally {
     progress.stop();

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { InputError } from "../experiment/input-error.js";
 import { removePath } from "../files/checked-fs.js";
+import { WriteError } from "../files/write-error.js";
 
 /** The lock: a folder of the result folder (proper-lockfile's), holding a note of who holds it. */
 export const LOCK_FOLDER = ".perceptron-lab.lock";
@@ -72,7 +73,7 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
         },
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw lockError(outDir, error);
       const other = readHolder(holderPath);
       throw new InputError(`${outDir} is being written by another perceptron-lab (${other === null ? "unknown" : describe(other)}): wait for it to finish, or stop it`);
     }
@@ -129,7 +130,7 @@ function underTakeover<T>(outDir: string, work: () => T): T {
   try {
     mkdirSync(mutex);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new InputError(`${outDir}: cannot lock the result folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw lockError(outDir, error);
     if (Date.now() - lockAge(mutex) <= TAKEOVER_STALE_MS) {
       throw new InputError(`${outDir}: another perceptron-lab is taking over this folder's lock at this moment: try again in a few seconds`);
     }
@@ -217,4 +218,18 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** The system's refusals of a write: a full disk, a quota, a read-only or failing device. */
+const WRITE_REFUSALS = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO", "EFBIG"]);
+
+/**
+ * Why the lock could not be taken: a refused write (the disk is full, say) is a WriteError, as every
+ * write of the sweep reports it (exit code 1, what to fix); anything else (a permission, a path) is the
+ * user's to fix in what was given (InputError).
+ */
+function lockError(outDir: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && WRITE_REFUSALS.has(code)) return WriteError.of(outDir, "lock the result folder", error);
+  return new InputError(`${outDir}: cannot lock the result folder (${code ?? String(error)})`);
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { finished, killGroup, spawnInGroup, waitUntil } from "../child-processes.js";
@@ -187,6 +187,14 @@ describe("a write that fails", () => {
       expect(full.code).toBe(1);
       expect(full.stderr).toMatch(new RegExp(`^Error: ${mountPoint}/q/\\S+: (write|sync|close|create|rename) failed: no space left on the device \\(ENOSPC\\)\\. What was written is kept`));
       expect(manifestOf(join(mountPoint, "q")).status).not.toBe("complete");
+      // A disk with not a byte left: the next sweep cannot even lock its folder. A refused write (exit 1), not a
+      // mistake of the user's (exit 2), and nothing on disk to resume.
+      spawnSync("sh", ["-c", 'cat /dev/zero > "$0" 2>/dev/null', join(mountPoint, "filler")]);
+      const none = cli(["run", "experiments/quick.json", "--out", join(mountPoint, "q2"), "--quiet", "--no-report"]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toMatch(/failed: no space left on the device \(ENOSPC\)\. Nothing of this sweep is on disk: once this is fixed, run the same command again\n$/);
+      expect(existsSync(join(mountPoint, "q2", "manifest.json"))).toBe(false);
+      rmSync(join(mountPoint, "filler"));
       expect(spawnSync("mount", ["-o", "remount,size=4m", mountPoint]).status).toBe(0);
       expect(cli([...quick, "--resume"]).code).toBe(0);
       const unlimited = join(folder, "quick");
