@@ -84,7 +84,7 @@ describe("check", () => {
     const cwd = temporaryFolder();
     const loaded = loadExperiment(resolve("experiments/quick.json"), { overrides: ["repeats=1", "optimal=false"] });
     const job = writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") });
-    expect(() => writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") })).toThrow(`${job.work} already holds a Slurm job (cluster.json): --overwrite writes its scripts again (the shard folders stay)`);
+    expect(() => writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") })).toThrow(`${job.work} already holds a Slurm job (cluster.json): { overwrite: true } writes its scripts again (the shard folders stay)`);
     const shard = (index: number, count = 5) => runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", String(index)), shard: { index, count } });
     await shard(1);
     await shard(2);
