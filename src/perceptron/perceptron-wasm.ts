@@ -26,10 +26,6 @@ export interface KernelExports {
   rowDots(n: number, dim: number, u: number, w: number, out: number, start: number): void;
   rowDotsAndAbsolutes(n: number, dim: number, u: number, w: number, dots: number, absolutes: number): void;
   learnerRows(n: number, d: number, dim: number, x: number, y: number, u: number, squares: number): void;
-  zigguratState(): number;
-  zigguratTables(): number;
-  zigguratBuffer(): number;
-  zigguratFill(out: number, start: number, end: number): number;
 }
 
 const PAGE = 65536;

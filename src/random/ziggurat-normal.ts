@@ -1,7 +1,6 @@
 import { fdlibmExp } from "../math/fdlibm-exp.js";
 import { fdlibmLog } from "../math/fdlibm-log.js";
 import type { Xoshiro128 } from "./xoshiro128.js";
-import { zigguratKernel } from "./ziggurat-wasm.js";
 
 /*
  * Standard normal deviates by the ziggurat method, as Doornik formulates it ("An improved ziggurat method
@@ -46,11 +45,6 @@ const X2 = new Float64Array(LAYERS + 1);
 /** The layer table, for the tests. */
 export const ZIGGURAT_EDGES: Readonly<Float64Array> = X;
 
-/** Where fill's fast path runs in this thread: the WebAssembly module, or TypeScript where it is not to run or cannot load. */
-export function zigguratRunsIn(): "wasm" | "typescript" {
-  return zigguratKernel(X, INNER) === null ? "typescript" : "wasm";
-}
-
 export class ZigguratNormal {
   constructor(private readonly rng: Xoshiro128) {}
 
@@ -85,25 +79,17 @@ export class ZigguratNormal {
 
   /**
    * Fills `out` (from `start`, `length` values) with independent standard normals: the same values, in the
-   * same order, as `length` calls of next(). fillFast (in the WebAssembly module where it runs: ziggurat-wasm.ts,
-   * the same draws) draws until a draw misses its inner rectangle; that one is finished here (finish) and
-   * the fast path goes on after it. One loop that also held the slow path's
+   * same order, as `length` calls of next(). fillFast draws until a draw misses its inner rectangle; that
+   * one is finished here (finish) and fillFast goes on after it. One loop that also held the slow path's
    * call was slower: 6.3·10⁷ normals a second against 9.2·10⁷ (`npm run bench -- --only generation`).
    */
   fill(out: Float64Array, start = 0, length = out.length - start): void {
     const end = start + length;
     let k = start;
-    const kernel = zigguratKernel(X, INNER);
     for (;;) {
-      if (kernel === null) {
-        k = fillFast(this.rng, out, k, end);
-        if (k === end) return;
-        out[k++] = this.finish(missedLayer, missedU);
-      } else {
-        k = kernel.fill(this.rng, out, k, end);
-        if (k === end) return;
-        out[k++] = this.finish(kernel.missed.layer, kernel.missed.u);
-      }
+      k = fillFast(this.rng, out, k, end);
+      if (k === end) return;
+      out[k++] = this.finish(missedLayer, missedU);
     }
   }
 

@@ -21,7 +21,6 @@
 // The planted generator's row pass and the bounds' row passes share this module, its memory and its loader.
 export { rowDotsAndSquares, placeRows } from "./planted-rows";
 export { rowDots, rowDotsAndAbsolutes, learnerRows } from "./row-passes";
-export { zigguratState, zigguratTables, zigguratBuffer, zigguratFill } from "./ziggurat";
 
 /** The first byte the caller may use. */
 export function heapBase(): usize {
