@@ -25,6 +25,11 @@ export function compareBuilder(yargs: Argv) {
       describe: "Keep converged and errors beside the --fail rules given (--no-safety-rules drops them: then an all-error candidate can pass)",
       default: true,
     })
+    .option("two-sided", {
+      type: "boolean",
+      describe: "Fail a statistic rule on a fall beyond its threshold as well as on a rise (two-sided tests); by default only a rise fails (more updates, larger bounds or ratios, a wider spread): an improvement is reported, not failed",
+      default: false,
+    })
     .option("alpha", { type: "number", describe: "Level of the tests that confirm a change, after the correction", default: 0.05 })
     .option("correction", {
       type: "string",
@@ -51,6 +56,7 @@ interface CompareArguments {
   acceptPointChanges: boolean;
   allowDataVersionChange: boolean;
   safetyRules: boolean;
+  twoSided: boolean;
   all: boolean;
   json: boolean;
 }
@@ -65,6 +71,7 @@ export function compareHandler(argv: CompareArguments): number {
     acceptPointChanges: argv.acceptPointChanges,
     allowDataVersionChange: argv.allowDataVersionChange,
     safetyRules: argv.safetyRules,
+    twoSided: argv.twoSided,
   });
   process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : compareMarkdown(report, argv.all));
   return report.result === "pass" ? EXIT.ok : EXIT.failed;

@@ -44,11 +44,12 @@ export function compareMarkdown(report: CompareReport, all = false): string {
     `| data version | ${b.dataVersion} | ${c.dataVersion} |`,
     "",
     `Rules: ${report.rules.map((rule) => `\`${rule}\``).join(", ")}. A check fails where the change its rule watches happened (a statistic ` +
-      "beyond its threshold either way, a drop of the converged share, a new error) and its test confirms it. Where the runs pair (the same " +
+      `beyond its threshold${report.twoSided ? " either way" : " upward"}, a drop of the converged share, a new error) and its test confirms it. Where the runs pair (the same ` +
       "repeats with the same seeds on both sides: the same experiment), the tests are paired: Wilcoxon's signed-rank test on the runs' " +
       "differences, McNemar's exact test on their convergence, and over the whole sweep a sign test (convergence) or a signed-rank test (a " +
       "statistic's mean change) over the data sets; otherwise Mann–Whitney U on the converged runs and Fisher's exact test on the converged " +
       `counts. The whole sweep's checks come first (a regression anywhere can fail them), the points' localise it; ${correctionText(report)}. ` +
+      `${report.twoSided ? "A statistic rule fails on a change either way (two-sided tests). " : "A statistic rule fails on a rise only (one-sided tests): a fall is an improvement, reported, not failed (--two-sided fails it too). "}` +
       "A new error fails without a test. A change the test cannot confirm is inconclusive.",
     "",
     "</details>",

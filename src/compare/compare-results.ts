@@ -59,6 +59,11 @@ export interface CompareOptions {
    * own never lets an all-error or none-converged candidate pass unless this is false.
    */
   readonly safetyRules?: boolean;
+  /**
+   * A statistic rule fails on a rise only (more updates or epochs, larger bounds or ratios, a wider spread:
+   * one-sided tests) unless this is true: then a fall beyond the threshold fails too (two-sided tests).
+   */
+  readonly twoSided?: boolean;
 }
 
 export interface CompareReport {
@@ -68,6 +73,8 @@ export interface CompareReport {
   readonly toolChanged: boolean;
   readonly dataVersionChanged: boolean;
   readonly rules: readonly string[];
+  /** Whether statistic rules fail on a fall too (CompareOptions.twoSided). */
+  readonly twoSided: boolean;
   readonly alpha: number;
   readonly correction: Correction;
   readonly matchedPoints: number;
@@ -119,6 +126,7 @@ export function compareResults(
   const rules = options.safetyRules === false ? given : withSafetyRules(given);
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
+  const twoSided = options.twoSided ?? false;
   const baseline = loadResults(baselineFolder);
   const current = loadResults(currentFolder);
   if (baseline.dataVersion !== current.dataVersion && !options.allowDataVersionChange) {
@@ -141,12 +149,12 @@ export function compareResults(
     const after = current.points.get(key);
     if (after === undefined) continue;
     matched.push(key);
-    for (const rule of rules) checks.push(checkPoint(rule, key, before, after, baseline, current));
+    for (const rule of rules) checks.push(checkPoint(rule, key, before, after, baseline, current, twoSided));
   }
   if (matched.length > 0) {
     for (const rule of rules) {
       if (rule.kind === "converged") checks.push(sweepConvergence(matched, baseline, current));
-      if (rule.kind === "statistic") checks.push(sweepStatistic(rule, matched, baseline, current, checks));
+      if (rule.kind === "statistic") checks.push(sweepStatistic(rule, matched, baseline, current, checks, twoSided));
     }
   }
   // A hierarchy: the sweep's checks (which a regression anywhere can fail) and the points' (which localise
@@ -184,6 +192,7 @@ export function compareResults(
     toolChanged: baseline.tool.version !== current.tool.version || baseline.tool.git?.commit !== current.tool.git?.commit,
     dataVersionChanged: baseline.dataVersion !== current.dataVersion,
     rules: rules.map((rule) => rule.text),
+    twoSided,
     alpha,
     correction,
     matchedPoints: matched.length,
@@ -227,11 +236,11 @@ export function metricColumn(metric: string, results: LoadedResults): string {
   return `${results.optimal ? "optimal" : "planted"}${bound}Ratio`;
 }
 
-function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults): Check {
+function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {
   const point = label(before);
   switch (rule.kind) {
     case "statistic":
-      return checkStatistic(rule, key, point, baseline, current);
+      return checkStatistic(rule, key, point, baseline, current, twoSided);
     case "errors": {
       // Errors are faults of the tool or the machine, never noise: any new one fails, without a test.
       const moved = after.errors > before.errors;
@@ -256,7 +265,7 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
   }
 }
 
-function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, baseline: LoadedResults, current: LoadedResults): Check {
+function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {
   const column = metricColumn(rule.metric, baseline);
   const values = (results: LoadedResults) => columnValues(results, key, column).map((run) => run.value);
   const before = values(baseline);
@@ -267,13 +276,37 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
   const change = changeOf(baseValue, currentValue);
   const limit = baseValue === null ? 0 : rule.threshold.relative ? rule.threshold.value * Math.abs(baseValue) : rule.threshold.value;
   // One side without a value (no converged run) is a move the test cannot confirm: inconclusive.
-  const moved = change.change === null ? baseValue !== currentValue : Math.abs(change.change) > limit;
+  const moved = change.change === null ? baseValue !== currentValue : twoSided ? Math.abs(change.change) > limit : change.change > limit;
+  if (rule.statistic === "sd") {
+    // A spread rule is tested for a change of spread, not of location: each run's distance from its own
+    // side's median (Brown and Forsythe's idea), compared by the rank tests as values are below.
+    const spreads = (values: readonly number[]) => {
+      const middle = values.length === 0 ? 0 : median(values as number[]);
+      return values.map((value) => Math.abs(value - middle));
+    };
+    const [spreadBefore, spreadAfter] = [spreads(before), spreads(after)];
+    const effect = twoSampleShift(spreadBefore, spreadAfter);
+    const test = "Mann–Whitney U on distances from the median (spread)";
+    return { point, rule: rule.text, column, ...change, test, effect, p: sided(mannWhitneyP(spreadBefore, spreadAfter), effect?.estimate ?? null, twoSided), moved, certain: false };
+  }
   if (pairedOutcomes(key, baseline, current) !== null) {
     // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
     const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
-    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect: pairedShift(differences), p: signedRankP(differences) ?? 1, moved, certain: false };
+    const effect = pairedShift(differences);
+    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect, p: sided(signedRankP(differences) ?? 1, effect?.estimate ?? null, twoSided), moved, certain: false };
   }
-  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect: twoSampleShift(before, after), p: mannWhitneyP(before, after), moved, certain: false };
+  const effect = twoSampleShift(before, after);
+  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect, p: sided(mannWhitneyP(before, after), effect?.estimate ?? null, twoSided), moved, certain: false };
+}
+
+/**
+ * A two-sided p-value as the rule asks: as it is with twoSided; otherwise the one-sided p of a rise, half of
+ * it where the test's own estimate of the change (Hodges–Lehmann's shift, or the mean change) points up,
+ * one minus half where it points down or is 0 (the tests' statistics are symmetric under no change).
+ */
+function sided(p: number | null, estimate: number | null, twoSided: boolean): number | null {
+  if (p === null || twoSided) return p;
+  return estimate !== null && estimate > 0 ? p / 2 : 1 - p / 2;
 }
 
 /** The safety rules (`converged`, `errors`) first, where the given rules lack them, then the given ones. */
@@ -393,8 +426,8 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
  * a two-sided Mann–Whitney U test compares the two folders' units. The move is the median over the
  * points of their statistic's change, against the rule's threshold.
  */
-function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[]): Check {
-  if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepStatistic(rule, matched, baseline, current);
+function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[], twoSided: boolean): Check {
+  if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepStatistic(rule, matched, baseline, current, twoSided);
   const column = metricColumn(rule.metric, baseline);
   const scored: { unit: string; score: number }[][] = [[], []];
   for (const key of matched) {
@@ -411,7 +444,7 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
     .map((check) => (rule.threshold.relative ? check.relativeChange : check.change))
     .filter((change): change is number => change !== null);
   const middle = changes.length === 0 ? null : median(changes);
-  const moved = middle !== null && Math.abs(middle) > rule.threshold.value;
+  const moved = middle !== null && (twoSided ? Math.abs(middle) > rule.threshold.value : middle > rule.threshold.value);
   return {
     point: null,
     rule: rule.text,
@@ -422,7 +455,8 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
     relativeChange: null,
     test: "Mann–Whitney U over data sets",
     effect: null,
-    p: mannWhitneyP(scores[0]!, scores[1]!),
+    // The units' mean percentiles: higher after than before is a rise.
+    p: sided(mannWhitneyP(scores[0]!, scores[1]!), scores[0]!.length === 0 || scores[1]!.length === 0 ? null : mean(scores[1]!) - mean(scores[0]!), twoSided),
     moved,
     certain: false,
   };
@@ -435,7 +469,7 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
  * changes centre on 0. The move is their mean against the threshold: a mean, not a median of medians, so
  * that integer counts' ties and regressions at a minority of points do not hide it.
  */
-function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
+function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {
   const column = metricColumn(rule.metric, baseline);
   const byUnit = new Map<string, { sum: number; pairs: number }>();
   for (const key of matched) {
@@ -464,8 +498,8 @@ function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], b
     relativeChange: null,
     test: "Wilcoxon signed-rank over data sets (paired)",
     effect: pairedShift(changes),
-    p: changes.length === 0 ? null : (signedRankP(changes) ?? 1),
-    moved: average !== null && Math.abs(average) > rule.threshold.value,
+    p: changes.length === 0 ? null : sided(signedRankP(changes) ?? 1, average, twoSided),
+    moved: average !== null && (twoSided ? Math.abs(average) > rule.threshold.value : average > rule.threshold.value),
     certain: false,
   };
 }

@@ -234,6 +234,10 @@ describe("perceptron-lab compare", () => {
     const json = JSON.parse(cli(["compare", join(folder, "a"), join(folder, "a"), "--json"]).stdout);
     expect(json).toMatchObject({ result: "pass", rules: ["converged", "errors", "median:updates:5%"], matchedPoints: 48, correction: "holm", failures: [] });
     expect(json.outcomes[0]).toMatchObject({ rule: "converged", p: 1, adjustedP: 1, verdict: "pass" });
+    expect(json.twoSided).toBe(false);
+    const twoSided = cli(["compare", join(folder, "a"), join(folder, "a"), "--two-sided", "--json"]);
+    expect(twoSided.code).toBe(0);
+    expect(JSON.parse(twoSided.stdout)).toMatchObject({ result: "pass", twoSided: true });
     expect(cli(["compare", join(folder, "a"), join(folder, "a"), "--fail", "median:updates"])).toMatchObject({ code: 2 });
     // quick.json with maxEpochs 3: about half of its runs stop converging (data version 3: 56.67 % converge, 136 of 240).
     const capped = join(folder, "capped.json");

@@ -35,6 +35,8 @@ function rewritten(folder: string, change: (row: RunRow) => RunRow): string {
  * to be sure on 12 runs: their updates range from 2 to 122, and the tripled sample overlaps them.) */
 const slower = (row: RunRow): RunRow => (row.point === 0 ? { ...row, updates: row.updates! + 1000 } : row);
 const grid = { n: 40, d: [2, 5], margin: [0.05, 0.2] };
+/** Point 0 of that grid (its first: d 2, margin 0.05), as an outcome names it. */
+const isPoint0 = (point: { d: number | null; margin: number | null } | null) => point !== null && point.d === 2 && point.margin === 0.05;
 
 describe("mannWhitneyP", () => {
   it("matches a hand computation of the normal approximation", () => {
@@ -90,10 +92,44 @@ describe("compareResults", () => {
     expect(report.counts).toEqual({ pass: 12, fail: 2, inconclusive: 0 });
     const failed = report.outcomes.find((outcome) => outcome.verdict === "fail" && outcome.point !== null)!;
     expect(failed.current).toBe(failed.baseline! + 1000);
-    // 12 pairs, every difference +1000: the signed-rank test's smallest two-sided p, 2/2^12.
-    expect(failed).toMatchObject({ test: "Wilcoxon signed-rank (paired)", p: 2 / 4096, effect: { estimate: 1000, low: 1000, high: 1000, method: "Hodges–Lehmann (paired)" } });
-    expect(report.outcomes.find((o) => o.point === null && o.verdict === "fail")).toMatchObject({ rule: "median:updates:10%", test: "Wilcoxon signed-rank over data sets (paired)", p: 2 / 4096 });
+    // 12 pairs, every difference +1000: the signed-rank test's smallest one-sided p (a rise), 1/2^12.
+    expect(failed).toMatchObject({ test: "Wilcoxon signed-rank (paired)", p: 1 / 4096, effect: { estimate: 1000, low: 1000, high: 1000, method: "Hodges–Lehmann (paired)" } });
+    expect(report.outcomes.find((o) => o.point === null && o.verdict === "fail")).toMatchObject({ rule: "median:updates:10%", test: "Wilcoxon signed-rank over data sets (paired)", p: 1 / 4096 });
+    // Two-sided tests, as asked: the same failures, at twice the p.
+    const both = compareResults(baseline, rewritten(baseline, slower), rules, { twoSided: true });
+    expect(both.counts).toEqual(report.counts);
+    expect(both.outcomes.find((outcome) => outcome.verdict === "fail" && outcome.point !== null)).toMatchObject({ p: 2 / 4096 });
     expect(compareMarkdown(report)).toContain("| fail | `median:updates:10%` | planted n=40 d=2 margin=0.05 offset=0");
+  });
+
+  it("passes an improvement (fewer updates) unless asked to fail a change either way (twoSided)", async () => {
+    await ready;
+    // Point 0 needs half its updates, rounded down (at least 1 where it made any).
+    const faster = (row: RunRow): RunRow => (row.point === 0 && row.updates! > 1 ? { ...row, updates: Math.floor(row.updates! / 2) } : row);
+    const current = rewritten(baseline, faster);
+    const oneSided = compareResults(baseline, current, rules);
+    expect(oneSided.result).toBe("pass");
+    expect(oneSided.twoSided).toBe(false);
+    const point0 = oneSided.outcomes.find((outcome) => isPoint0(outcome.point) && outcome.rule === "median:updates:10%")!;
+    expect(point0.verdict).toBe("pass");
+    expect(point0.change!).toBeLessThan(0);
+    // The same fall fails when a change either way is a regression.
+    const either = compareResults(baseline, current, rules, { twoSided: true });
+    expect(either.result).toBe("regression");
+    expect(either.outcomes.find((outcome) => isPoint0(outcome.point) && outcome.rule === "median:updates:10%")!.verdict).toBe("fail");
+  });
+
+  it("tests a spread rule (sd) for a change of spread, not of location", async () => {
+    await ready;
+    // Point 0's updates spread out tenfold about their median, which stays put (some fall below 0: a synthetic change).
+    const runs = readFileSync(join(baseline, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as RunRow).filter((row) => row.point === 0 && row.updates !== null);
+    const middle = runs.map((row) => row.updates!).sort((x, y) => x - y)[Math.floor(runs.length / 2)]!;
+    const wider = (row: RunRow): RunRow => (row.point === 0 && row.updates !== null ? { ...row, updates: middle + 10 * (row.updates - middle) } : row);
+    const report = compareResults(baseline, rewritten(baseline, wider), [parseFailRule("sd:updates:10%")], { safetyRules: false });
+    const point0 = report.outcomes.find((outcome) => isPoint0(outcome.point))!;
+    expect(point0.test).toBe("Mann–Whitney U on distances from the median (spread)");
+    expect(point0.change!).toBeGreaterThan(0);
+    expect(point0.p!).toBeLessThan(0.01);
   });
 
   it("calls a change on too few runs inconclusive, not a failure", async () => {
