@@ -13,6 +13,7 @@ export function compareMarkdown(report: CompareReport, all = false): string {
   lines.push(
     `${report.matchedPoints} grid points matched; ${report.outcomes.length} checks: ${counts.fail} fail, ${counts.inconclusive} inconclusive, ${counts.pass} pass.`,
   );
+  lines.push(...detectableLines(report));
   const failed = report.outcomes.filter((outcome) => outcome.verdict === "fail");
   if (failed.length > 0) lines.push("", ...table(failed));
   const notes: string[] = [];
@@ -55,6 +56,48 @@ export function compareMarkdown(report: CompareReport, all = false): string {
     "</details>",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * What the comparison could have confirmed at its sizes (RuleOutcome.detectable): the checks no change
+ * could fail (too few runs for their level), and per rule the smallest change confirmed with 80 % power,
+ * at a point (the median over the points) and over the whole sweep.
+ */
+function detectableLines(report: CompareReport): string[] {
+  const tested = report.outcomes.filter((outcome) => outcome.detectable !== null);
+  if (tested.length === 0) return [];
+  const blind = tested.filter((outcome) => !outcome.detectable!.canFail);
+  const lines: string[] = [];
+  if (blind.length > 0) {
+    const rules = [...new Set(blind.map((outcome) => `\`${outcome.rule}\`${outcome.point === null ? " (whole sweep)" : ""}`))];
+    lines.push(`**Blind spots:** ${blind.length} of ${tested.length} checks cannot fail however large the change: their tests' smallest p is above their level at these sizes (${rules.join(", ")}); more repeats lift this.`);
+  }
+  const parts: string[] = [];
+  for (const rule of report.rules) {
+    if (rule === "errors") continue;
+    const relative = rule.endsWith("%");
+    const of = (outcomes: readonly RuleOutcome[]) => outcomes.flatMap((outcome) => (outcome.rule === rule && outcome.detectable?.change != null ? [outcome] : []));
+    const points = of(tested.filter((outcome) => outcome.point !== null));
+    const sweep = of(tested.filter((outcome) => outcome.point === null))[0];
+    const words: string[] = [];
+    if (points.length > 0) {
+      const changes = points.map((outcome) => (rule === "converged" || !relative ? outcome.detectable!.change! : outcome.baseline ? outcome.detectable!.change! / Math.abs(outcome.baseline) : Infinity)).sort((x, y) => x - y);
+      const middle = changes[Math.floor((changes.length - 1) / 2)]!;
+      words.push(`${amount(rule, relative, middle, report.twoSided)} at a point (median over ${points.length})`);
+    }
+    // Over the sweep, where its figure is in the rule's units: the paired tests' (a data set's mean change, relative for a percentage; a share of the data sets).
+    if (sweep !== undefined && sweep.test?.endsWith("(paired)")) words.push(`${amount(rule, relative || rule === "converged", sweep.detectable!.change!, report.twoSided, true)} over the sweep`);
+    if (words.length > 0) parts.push(`\`${rule}\`: ${words.join(", ")}`);
+  }
+  if (parts.length > 0) lines.push(`Detectable with 80 % power at these sizes: ${parts.join("; ")}.`);
+  return lines.length === 0 ? [] : ["", ...lines];
+}
+
+function amount(rule: string, relative: boolean, value: number, twoSided: boolean, sweep = false): string {
+  if (!Number.isFinite(value)) return "no change (a baseline of 0)";
+  if (rule === "converged") return `a drop of ${(100 * value).toFixed(1)} % of the ${sweep ? "data sets" : "runs"}`;
+  const move = twoSided ? "a change" : "a rise";
+  return relative ? `${move} of ${(100 * value).toFixed(1)} %` : `${move} of ${value.toPrecision(3)}`;
 }
 
 function correctionText(report: CompareReport): string {

@@ -12,6 +12,7 @@ import { mannWhitneyP } from "./mann-whitney.js";
 import { signedRankP } from "./signed-rank.js";
 import { signTestP } from "./sign-test.js";
 import { pairedShift, shareChange, twoSampleShift, type Effect } from "./effect-size.js";
+import { detectableChange, type DetectableChange, type TestSizes } from "./detectable-change.js";
 
 export type Verdict = "pass" | "fail" | "inconclusive";
 
@@ -42,6 +43,12 @@ export interface RuleOutcome {
   readonly p: number | null;
   readonly adjustedP: number | null;
   readonly verdict: Verdict;
+  /**
+   * What the check could have confirmed at its sample size (detectable-change.ts): the smallest p its test
+   * can reach, whether that is below its level (else no change can fail it), and the smallest change it
+   * would confirm with 80 % power; null for errors (no test).
+   */
+  readonly detectable: DetectableChange | null;
 }
 
 export type PointLabel = Pick<SummaryRow, (typeof POINT_KEYS)[number]>;
@@ -99,7 +106,9 @@ interface Side {
 }
 
 /** A check before the correction: its verdict waits for the adjusted p. */
-interface Check extends Omit<RuleOutcome, "adjustedP" | "verdict"> {
+interface Check extends Omit<RuleOutcome, "adjustedP" | "verdict" | "detectable"> {
+  /** What its test ran on, for the detectable change; null: no test. */
+  readonly sizes: TestSizes | null;
   /** The change the rule watches happened (beyond the threshold, a drop, a new error). */
   readonly moved: boolean;
   /** A move that fails without a test (a new error). */
@@ -168,10 +177,24 @@ export function compareResults(
     const weights = at.map((k) => (checks[k]!.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT));
     (sweepLevel && correction === "holm" ? weightedHolm(ps, weights) : adjustP(ps, correction)).forEach((value, j) => (adjusted[at[j]!] = value));
   }
-  const outcomes = checks.map(({ moved, certain, ...check }, k): RuleOutcome => {
+  // Each check's level before Holm's steps (its first step: alpha over the tested checks of its level, or
+  // its weight's share at the sweep's), for what it could have detected.
+  const weight = (check: Check) => (check.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT);
+  const tested = checks.filter((check) => check.p !== null);
+  const pointChecks = tested.filter((check) => check.point !== null).length;
+  const sweepChecks = tested.length - pointChecks;
+  const sweepWeights = tested.reduce((sum, check) => sum + (check.point === null ? weight(check) : 0), 0);
+  const levels = checks.map((check) => {
+    if (correction === "none") return alpha;
+    if (check.point !== null) return alpha / Math.max(1, pointChecks);
+    return correction === "holm" ? (alpha * weight(check)) / Math.max(weight(check), sweepWeights) : alpha / Math.max(1, sweepChecks);
+  });
+  const outcomes = checks.map(({ moved, certain, sizes, ...check }, k): RuleOutcome => {
     const adjustedP = adjusted[k] ?? null;
     const verdict: Verdict = !moved ? "pass" : certain || (adjustedP !== null && adjustedP < alpha) ? "fail" : "inconclusive";
-    return { ...check, adjustedP, verdict };
+    // The convergence tests are one-sided always (a drop); the statistic rules' as asked.
+    const sidedTest = twoSided && !(check.rule === "converged");
+    return { ...check, adjustedP, verdict, detectable: sizes === null ? null : detectableChange(sizes, levels[k]!, sidedTest) };
   });
   const onlyIn = (a: LoadedResults, b: LoadedResults) => [...a.points.entries()].filter(([key]) => !b.points.has(key)).map(([, row]) => label(row));
   const onlyInBaseline = onlyIn(baseline, current);
@@ -244,7 +267,7 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
     case "errors": {
       // Errors are faults of the tool or the machine, never noise: any new one fails, without a test.
       const moved = after.errors > before.errors;
-      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), test: null, effect: null, p: null, moved, certain: moved };
+      return { point, rule: rule.text, column: "errors", ...changeOf(before.errors, after.errors), test: null, effect: null, p: null, moved, certain: moved, sizes: null };
     }
     case "converged": {
       const share = (row: SummaryRow) => (row.runs === 0 ? null : row.converged / row.runs);
@@ -256,11 +279,11 @@ function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: Summ
         const lost = pairs.filter(([b, c]) => b && !c).length;
         const gained = pairs.filter(([b, c]) => !b && c).length;
         const effect = shareChange({ paired: true, lost, gained, n: pairs.length });
-        return { point, rule: rule.text, column: "converged share", ...change, test: "McNemar (paired)", effect, p: signTestP(lost, lost + gained), moved, certain: false };
+        return { point, rule: rule.text, column: "converged share", ...change, test: "McNemar (paired)", effect, p: signTestP(lost, lost + gained), moved, certain: false, sizes: { kind: "paired-counts", pairs: pairs.length } };
       }
       const p = fisherDropP(before.converged, before.runs, after.converged, after.runs);
       const effect = shareChange({ paired: false, before: before.converged, beforeRuns: before.runs, after: after.converged, afterRuns: after.runs });
-      return { point, rule: rule.text, column: "converged share", ...change, test: "Fisher's exact test", effect, p, moved, certain: false };
+      return { point, rule: rule.text, column: "converged share", ...change, test: "Fisher's exact test", effect, p, moved, certain: false, sizes: { kind: "two-sample-counts", before: before.runs, after: after.runs } };
     }
   }
 }
@@ -287,16 +310,17 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
     const [spreadBefore, spreadAfter] = [spreads(before), spreads(after)];
     const effect = twoSampleShift(spreadBefore, spreadAfter);
     const test = "Mann–Whitney U on distances from the median (spread)";
-    return { point, rule: rule.text, column, ...change, test, effect, p: sided(mannWhitneyP(spreadBefore, spreadAfter), effect?.estimate ?? null, twoSided), moved, certain: false };
+    const sizes = { kind: "two-sample", before: spreadBefore, after: spreadAfter } as const;
+    return { point, rule: rule.text, column, ...change, test, effect, p: sided(mannWhitneyP(spreadBefore, spreadAfter), effect?.estimate ?? null, twoSided), moved, certain: false, sizes };
   }
   if (pairedOutcomes(key, baseline, current) !== null) {
     // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
     const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
     const effect = pairedShift(differences);
-    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect, p: sided(signedRankP(differences) ?? 1, effect?.estimate ?? null, twoSided), moved, certain: false };
+    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect, p: sided(signedRankP(differences) ?? 1, effect?.estimate ?? null, twoSided), moved, certain: false, sizes: { kind: "paired", differences } };
   }
   const effect = twoSampleShift(before, after);
-  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect, p: sided(mannWhitneyP(before, after), effect?.estimate ?? null, twoSided), moved, certain: false };
+  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect, p: sided(mannWhitneyP(before, after), effect?.estimate ?? null, twoSided), moved, certain: false, sizes: { kind: "two-sample", before, after } };
 }
 
 /**
@@ -371,7 +395,7 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
   const totals = (results: LoadedResults) => matched.reduce((sum, key) => ({ converged: sum.converged + results.points.get(key)!.converged, runs: sum.runs + results.points.get(key)!.runs }), { converged: 0, runs: 0 });
   const [t0, t1] = [totals(baseline), totals(current)];
   const effect = shareChange({ paired: false, before: t0.converged, beforeRuns: t0.runs, after: t1.converged, afterRuns: t1.runs });
-  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), test: "Mann–Whitney U over data sets", effect, p, moved, certain: false };
+  return { point: null, rule: "converged", column: "converged share (whole sweep)", ...changeOf(b, c), test: "Mann–Whitney U over data sets", effect, p, moved, certain: false, sizes: { kind: "two-sample", before, after } };
 }
 
 /**
@@ -414,6 +438,7 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
     p: signTestP(drops, drops + rises),
     moved: after < before,
     certain: false,
+    sizes: { kind: "paired-counts", pairs: deltas.length },
   };
 }
 
@@ -459,6 +484,7 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
     p: sided(mannWhitneyP(scores[0]!, scores[1]!), scores[0]!.length === 0 || scores[1]!.length === 0 ? null : mean(scores[1]!) - mean(scores[0]!), twoSided),
     moved,
     certain: false,
+    sizes: { kind: "two-sample", before: scores[0]!, after: scores[1]! },
   };
 }
 
@@ -501,6 +527,7 @@ function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], b
     p: changes.length === 0 ? null : sided(signedRankP(changes) ?? 1, average, twoSided),
     moved: average !== null && (twoSided ? Math.abs(average) > rule.threshold.value : average > rule.threshold.value),
     certain: false,
+    sizes: { kind: "paired", differences: changes },
   };
 }
 

@@ -137,6 +137,11 @@ describe("compareResults", () => {
     const report = compareResults(few, rewritten(few, slower), rules);
     // Two pairs at point 0: the smallest p of two signs is 0.5, at the point and over its two data sets.
     expect(report).toMatchObject({ result: "pass", counts: { pass: 12, fail: 0, inconclusive: 2 } });
+    // And the report says so before any change: no check of two runs a point can fail, whatever moved.
+    const tested = report.outcomes.filter((outcome) => outcome.detectable !== null);
+    expect(tested.filter((outcome) => outcome.point !== null).every((outcome) => !outcome.detectable!.canFail)).toBe(true);
+    expect(compareMarkdown(report)).toMatch(/\*\*Blind spots:\*\* \d+ of \d+ checks cannot fail however large the change/);
+    expect(report.outcomes.filter((outcome) => outcome.rule === "errors").every((outcome) => outcome.detectable === null)).toBe(true);
   });
 
   it("fails a rise spread over every point that no point confirms alone, over the whole sweep (unpaired runs)", async () => {
