@@ -55,7 +55,7 @@ async function main(args: string[]): Promise<number> {
     .command("dataset <experiment>", "Write the exact data set of one run as CSV", async (y) => (await datasetCommand()).datasetBuilder(y), async (argv) => {
       exitCode = (await datasetCommand()).datasetHandler(argv as never);
     })
-    .command("merge <out> <shards..>", "Join the shard folders of one sweep into one result folder", async (y) => (await mergeCommand()).mergeBuilder(y), async (argv) => {
+    .command("merge <out> [shards..]", "Join the shard folders of one sweep into one result folder", async (y) => (await mergeCommand()).mergeBuilder(y), async (argv) => {
       exitCode = await (await mergeCommand()).mergeHandler(argv as never);
     })
     .command("slurm <experiment>", "Write a Slurm job: an array of the experiment's shards, and their merge", async (y) => (await slurmCommand()).slurmBuilder(y), async (argv) => {

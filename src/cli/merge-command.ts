@@ -2,12 +2,19 @@ import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";
 import { writeReport } from "../report/write-report.js";
 import { mergeShards } from "../runner/merge-shards.js";
+import { InputError, readInputFile } from "../experiment/input-error.js";
+import { UsageError } from "./cli-error.js";
 import { closingLine, reportProblems } from "./run-command.js";
 
 export function mergeBuilder(yargs: Argv) {
   return yargs
     .positional("out", { type: "string", describe: "The result folder to write", demandOption: true })
-    .positional("shards", { type: "string", array: true, describe: "The shard folders, every shard of one sweep", demandOption: true })
+    .positional("shards", { type: "string", array: true, describe: "The shard folders, every shard of one sweep (or --shard-list)" })
+    .option("shard-list", {
+      type: "string",
+      requiresArg: true,
+      describe: "A file naming the shard folders, one a line (after any given as arguments): for more shards than a command line holds (merge.sbatch writes one)",
+    })
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the output folder", default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ (--no-report: skip)", default: true })
     .option("parquet", { type: "boolean", describe: "Also write runs.parquet: the runs table, typed and columnar (pandas, polars, R's arrow)", default: false })
@@ -16,13 +23,23 @@ export function mergeBuilder(yargs: Argv) {
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
 
-export async function mergeHandler(argv: { out: string; shards: string[]; overwrite: boolean; allowMixedVersions: boolean; parquet: boolean; parquetOnly: boolean; report: boolean; quiet: boolean }): Promise<number> {
-  const report = await mergeShards(argv.out, argv.shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
+export async function mergeHandler(argv: { out: string; shards?: string[]; shardList?: string; overwrite: boolean; allowMixedVersions: boolean; parquet: boolean; parquetOnly: boolean; report: boolean; quiet: boolean }): Promise<number> {
+  const shards = [...(argv.shards ?? []), ...(argv.shardList === undefined ? [] : readShardList(argv.shardList))];
+  if (shards.length === 0) throw new UsageError("merge needs the shard folders: as arguments, or one a line in a file given to --shard-list");
+  const report = await mergeShards(argv.out, shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
-  if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${argv.shards.length} shards`, report)}\n`);
+  if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${shards.length} shards`, report)}\n`);
   if (argv.report) {
     const page = await writeReport(argv.out, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });
     if (!argv.quiet) process.stderr.write(`Report: ${page}\n`);
   }
   return reportProblems(report);
+}
+
+/** The folders a --shard-list file names, one a line as written (a path may hold spaces); blank lines skipped. */
+function readShardList(path: string): string[] {
+  const text = readInputFile(path, "shard list");
+  const folders = text.split(/\r?\n/).filter((line) => line !== "");
+  if (folders.length === 0) throw new InputError(`${path}: the shard list names no folder (one a line)`);
+  return folders;
 }

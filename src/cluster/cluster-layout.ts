@@ -44,6 +44,8 @@ function commentPrefix(layout: Pick<ClusterLayout, "tag">): string {
 export const CLUSTER_FILE = "cluster.json";
 export const SHARDS_FOLDER = "shards";
 export const LOGS_FOLDER = "logs";
+/** The merge job's list of the shard folders (merge --shard-list), written by merge.sbatch before it merges. */
+export const MERGE_LIST = "merge-shards.txt";
 
 /** Shard k's folder in a work folder. */
 export function shardFolder(work: string, index: number): string {

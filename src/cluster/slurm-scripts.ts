@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { shellWord } from "./shell-word.js";
-import { type ClusterLayout, LOGS_FOLDER, queueComment, SHARDS_FOLDER } from "./cluster-layout.js";
+import { type ClusterLayout, LOGS_FOLDER, MERGE_LIST, queueComment, SHARDS_FOLDER } from "./cluster-layout.js";
 
 /** What the Slurm scripts are made of; every path absolute (the compute nodes see the submit host's files). */
 export interface SlurmScriptOptions {
@@ -130,7 +130,10 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `#SBATCH --output=${join(logs, "merge-%j.out")}`,
     "set -euo pipefail",
     `${run} check ${shellWord(work)}`,
-    `exec ${run} merge ${shellWord(layout.out)} ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} --quiet${{ none: "", also: " --parquet", only: " --parquet-only" }[options.parquet ?? "none"]}`,
+    // The shard folders through a file (printf is a builtin: no argument list to overflow), not on merge's
+    // command line, which stops at the system's argument limit (~30 000 shard paths).
+    `printf '%s\\n' ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} > ${shellWord(join(work, MERGE_LIST))}`,
+    `exec ${run} merge ${shellWord(layout.out)} --shard-list ${shellWord(join(work, MERGE_LIST))} --quiet${{ none: "", also: " --parquet", only: " --parquet-only" }[options.parquet ?? "none"]}`,
     "",
   ].join("\n");
   const arrays = slurmArrays(layout);

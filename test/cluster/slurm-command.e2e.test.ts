@@ -1,8 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { temporaryFolder } from "../helpers.js";
+import { shardFolder } from "../../src/cluster/cluster-layout.js";
+import { writeSlurmJob } from "../../src/cluster/write-slurm-job.js";
+import { loadExperiment } from "../../src/experiment/load-experiment.js";
+import { runExperiment } from "../../src/runner/run-experiment.js";
+import { resultTables, temporaryFolder } from "../helpers.js";
 
 /** The slurm and check commands' refusals, as a user meets them: each a process of its own (so in the e2e tier). */
 describe("slurm and check on the command line", () => {
@@ -25,5 +29,29 @@ describe("slurm and check on the command line", () => {
     expect(written.status).toBe(0);
     expect(written.stdout).toContain(`Submit:       bash ${join(cwd, "merged-slurm", "submit.sh")}\n`);
     expect(readFileSync(join(cwd, "merged-slurm", "cluster.json"), "utf8")).toContain('"shards": 3');
+  });
+
+  it("merge.sbatch hands the shards to merge through a list file, and merge --shard-list reads one", async () => {
+    const base = temporaryFolder();
+    const cli = (args: string[], cwd = base) => spawnSync(process.execPath, [resolve("dist/cli/main.js"), ...args], { cwd, encoding: "utf8" });
+    const loaded = loadExperiment(resolve("experiments/quick.json"));
+    const work = join(base, "work");
+    const job = writeSlurmJob(loaded, { shards: 3, out: join(base, "merged"), work });
+    // The array's tasks, as the shard script runs them (run --shard k/3 into the work folder's shards/k).
+    for (const k of [1, 2, 3]) await runExperiment(loaded, { threads: 1, outDir: shardFolder(work, k), shard: { index: k, count: 3 } });
+    // The merge job itself (check sees every shard complete; no squeue needed), then the unsharded sweep to compare.
+    const merged = spawnSync("bash", [job.layout.mergeScript], { cwd: base, encoding: "utf8" });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(readFileSync(join(work, "merge-shards.txt"), "utf8")).toBe([1, 2, 3].map((k) => `${shardFolder(work, k)}\n`).join(""));
+    expect(cli(["run", resolve("experiments/quick.json"), "--out", join(base, "whole"), "--quiet", "--no-report"]).status).toBe(0);
+    expect(resultTables(join(base, "merged"))).toEqual(resultTables(join(base, "whole")));
+    // By hand: arguments and a list together (blank lines skipped), and the refusals.
+    const list = join(base, "list.txt");
+    writeFileSync(list, `${shardFolder(work, 2)}\n\n${shardFolder(work, 3)}\n`);
+    expect(cli(["merge", join(base, "again"), shardFolder(work, 1), "--shard-list", list, "--quiet", "--no-report"]).status).toBe(0);
+    expect(resultTables(join(base, "again"))).toEqual(resultTables(join(base, "whole")));
+    writeFileSync(join(base, "empty.txt"), "\n");
+    expect(cli(["merge", join(base, "never"), "--shard-list", join(base, "empty.txt")])).toMatchObject({ status: 2, stderr: `Error: ${join(base, "empty.txt")}: the shard list names no folder (one a line)\n` });
+    expect(cli(["merge", join(base, "never")]).stderr.split("\n")[0]).toBe("Error: merge needs the shard folders: as arguments, or one a line in a file given to --shard-list");
   });
 });
