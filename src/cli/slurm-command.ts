@@ -117,6 +117,11 @@ export function checkHandler(argv: { work: string }): number {
   if (check.rerun.length > 0) process.stdout.write(`Run again:\n${check.rerun.map((command) => `  ${command}\n`).join("")}`);
   if (count("foreign") > 0) process.stdout.write("A foreign shard folder holds other results: move it away, then run that shard again.\n");
   if (check.complete) process.stdout.write(`Merge: ${check.merge}\n`);
-  else if (count("running") + count("queued") === 0) process.stdout.write(`Then merge: ${check.merge}\n`);
+  else if (check.rerun.length > 0) {
+    // Not at once: the merge job checks every shard first, and fails while a rerun is still going.
+    const ids = check.rerun.length === 1 ? "<the job id it prints>" : "<the job ids they print, joined by :>";
+    process.stdout.write(`Then merge once they have ended, not before: sbatch --dependency=afterany:${ids} ${shellWord(check.layout.mergeScript)}\n`);
+  } else if (count("running") + count("queued") === 0) process.stdout.write(`Then merge: ${check.merge}\n`);
+  else process.stdout.write(`Merge once the running and queued shards end: sbatch --dependency=afterany:<their job ids> ${shellWord(check.layout.mergeScript)}\n`);
   return check.complete ? EXIT.ok : EXIT.failed;
 }

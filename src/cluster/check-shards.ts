@@ -1,8 +1,9 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { lockState } from "../runner/folder-lock.js";
 import { findManifest, type Manifest } from "../runner/manifest.js";
-import { CLUSTER_FILE, readClusterLayout, shardFolder, type ClusterLayout } from "./cluster-layout.js";
+import { CLUSTER_FILE, LOGS_FOLDER, readClusterLayout, shardFolder, type ClusterLayout } from "./cluster-layout.js";
 import { slurmQueue } from "./slurm-queue.js";
 import { slurmRerunCommands } from "./slurm-scripts.js";
 
@@ -58,7 +59,11 @@ export function checkShards(work: string, options: { readonly queue?: ReadonlyMa
     const index = k + 1;
     const folder = shardFolder(work, index);
     if (manifest instanceof Error) return { index, folder, state: "foreign", detail: manifest.message };
-    return shardCheck(index, folder, manifest, layout, hash, queue?.get(index));
+    const check = shardCheck(index, folder, manifest, layout, hash, queue?.get(index));
+    if (check.state !== "missing" && check.state !== "stopped") return check;
+    // Why it stopped, where its task said so: the last line of its log (a task that died before its manifest reads as missing).
+    const last = lastLogLine(join(work, LOGS_FOLDER, `shard-${index}.log`));
+    return last === null ? check : { ...check, detail: `${check.detail}; its log ends: ${last}` };
   });
   const rerun = shards.filter((shard) => shard.state === "missing" || shard.state === "stopped").map((shard) => shard.index);
   return {
@@ -100,4 +105,25 @@ function mostCommon(values: readonly string[]): string | null {
   let best: string | null = null;
   for (const [value, count] of counts) if (best === null || count > counts.get(best)!) best = value;
   return best;
+}
+
+/** The last non-empty line of a log (its last 4 KiB read, the line cut to 200 characters), or null where there is none. */
+function lastLogLine(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, 4096);
+    const bytes = Buffer.alloc(length);
+    readSync(fd, bytes, 0, length, size - length);
+    const line = bytes.toString("utf8").split(/\r?\n/).filter((text) => text.trim() !== "").at(-1);
+    if (line === undefined) return null;
+    return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -60,7 +60,8 @@ describe("Slurm scripts", () => {
     expect(outside.status).not.toBe(0);
     expect(outside.stderr).toContain("run this script as a job array task: sbatch --array=K");
     // The merge job checks first, and merges every shard folder by number.
-    expect(scripts.merge).toContain(`/opt/pl/main.js check ${work}\nexec ${node} /opt/pl/main.js merge /data/out ${work}/shards/{1..7} --quiet\n`);
+    // The shard folders go to merge through a file (printf is a builtin: no argument limit), not on its command line.
+    expect(scripts.merge).toContain(`/opt/pl/main.js check ${work}\nprintf '%s\\n' ${work}/shards/{1..7} > ${work}/merge-shards.txt\nexec ${node} /opt/pl/main.js merge /data/out --shard-list ${work}/merge-shards.txt --quiet\n`);
     // submit.sh: one sbatch an array, the merge after all of them, whatever happened to them (afterany).
     expect(scripts.submit.match(/sbatch --parsable "\$@"/g)).toHaveLength(3);
     expect(scripts.submit).toContain("--array=1-1%2 --export=ALL,SHARD_OFFSET=6 --comment=perceptron-lab-0123456789ab-6");
@@ -72,10 +73,10 @@ describe("Slurm scripts", () => {
     // --parquet-only: the shards and the merge keep their runs as runs.parquet; --parquet: the merge writes it too.
     const only = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "only" });
     expect(only.shards).toContain(`--out ${work}/shards/"$shard" --resume --quiet --no-report --parquet-only\n`);
-    expect(only.merge).toContain(`merge /data/out ${work}/shards/{1..7} --quiet --parquet-only\n`);
+    expect(only.merge).toContain(`merge /data/out --shard-list ${work}/merge-shards.txt --quiet --parquet-only\n`);
     const also = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "also" });
     expect(also.shards).not.toContain("parquet");
-    expect(also.merge).toContain(`merge /data/out ${work}/shards/{1..7} --quiet --parquet\n`);
+    expect(also.merge).toContain(`merge /data/out --shard-list ${work}/merge-shards.txt --quiet --parquet\n`);
   });
 });
 
@@ -108,9 +109,16 @@ describe("check", () => {
     expect(checkShards(job.work, { queue: null }).shards[0]).toMatchObject({ state: "foreign", detail: `ran another experiment file (sha256 ffffffffffff… against ${hash.slice(0, 12)}…)` });
     writeFileSync(first, text);
 
+    // A task that died before writing its manifest: its log's last line is the reason check gives.
+    mkdirSync(join(job.work, "logs"), { recursive: true });
+    writeFileSync(join(job.work, "logs", "shard-3.log"), "2026-11-27T08:00:00Z shard 3/5: job 7 on node1\nslurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2026-11-27T08:01:00 DUE TO TIME LIMIT ***\n\n");
+    expect(checkShards(job.work, { queue: null }).shards[2]).toMatchObject({ state: "missing", detail: "no shards/3/manifest.json yet; its log ends: slurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2026-11-27T08:01:00 DUE TO TIME LIMIT ***" });
+
     const cli = spawnSync(process.execPath, [resolve("dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
     expect(cli.status).toBe(1);
     expect(cli.stdout).toContain("1 of 5 shards complete; 1 stopped, 2 missing, 1 foreign\n(squeue did not answer");
+    // The merge waits for the reruns: sbatch's dependency on their jobs, not at once.
+    expect(cli.stdout).toContain(`Then merge once they have ended, not before: sbatch --dependency=afterany:<the job id it prints> ${job.layout.mergeScript}\n`);
   });
 });
 
