@@ -1,6 +1,6 @@
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
@@ -24,6 +24,7 @@ import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../experiment/option-words.js";
+import { realPath } from "./linked-paths.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -48,6 +49,7 @@ export async function mergeShards(
   const startedAt = new Date();
   checkResultFolder(outDir, "merge's output folder");
   if (shardDirs.length === 0) throw new InputError("merge needs the shard folders to join");
+  refuseOverlap(outDir, shardDirs);
   const manifests = shardDirs.map((dir) => readShardManifest(dir));
   const first = manifests[0]!;
   const count = first.shard.count;
@@ -291,4 +293,18 @@ function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {
   if (manifest.shard === null) throw new InputError(`${dir} holds a whole sweep, not a shard`);
   requireComplete(dir, manifest);
   return manifest as Manifest & { readonly shard: Shard };
+}
+
+/**
+ * Refuses an output folder that is a shard folder, lies inside one, or holds one (links resolved): the
+ * merge writes and, with --overwrite, clears its output folder, which would destroy the shard it reads.
+ */
+function refuseOverlap(outDir: string, shardDirs: readonly string[]): void {
+  const out = realPath(resolve(outDir));
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  for (const dir of shardDirs) {
+    const shard = realPath(resolve(dir));
+    if (within(out, shard)) throw new InputError(`${outDir}: is ${out === shard ? "" : "inside "}the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose another`);
+    if (within(shard, out)) throw new InputError(`${outDir}: holds the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose one beside the shards`);
+  }
 }

@@ -90,6 +90,12 @@ describe("shards", () => {
     await expect(mergeShards(join(folder, "m2"), [dirs[0]!, dirs[0]!, dirs[1]!])).rejects.toThrow(new InputError(`${dirs[0]} and ${dirs[0]} are both shard 1/3`));
     await expect(mergeShards(join(folder, "merged"), dirs)).rejects.toThrow(new InputError(`${join(folder, "merged")} already holds results: { overwrite: true } replaces them`));
     await expect(mergeShards(join(folder, "m3"), [full])).rejects.toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
+    // An output folder that is a shard, lies in one or holds one: refused before anything is written (--overwrite would clear the shard).
+    const shardRuns = readFileSync(join(dirs[0]!, "runs.jsonl"), "utf8");
+    await expect(mergeShards(dirs[0]!, dirs, { overwrite: true })).rejects.toThrow(new InputError(`${dirs[0]}: is the shard folder ${dirs[0]}; merge writes its own folder (and --overwrite clears it): choose another`));
+    await expect(mergeShards(join(dirs[1]!, "inside"), dirs)).rejects.toThrow(`is inside the shard folder ${dirs[1]}`);
+    await expect(mergeShards(folder, dirs, { overwrite: true })).rejects.toThrow(`${folder}: holds the shard folder ${dirs[0]}`);
+    expect(readFileSync(join(dirs[0]!, "runs.jsonl"), "utf8")).toBe(shardRuns);
     const other = join(folder, "other");
     await runExperiment(loaded({ ...source, seed: 9 }, "d".repeat(64)), { threads: 1, outDir: other, shard: { index: 2, count: 3 } });
     await expect(mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).rejects.toThrow(
