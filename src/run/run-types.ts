@@ -41,6 +41,11 @@ export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "o
 /** The keys that identify a run (and open every row): its place in the sweep, its seed, its parameters. */
 export const RUN_KEYS = ["run", "grid", "point", "repeat", "seed", ...POINT_KEYS] as const;
 
+/** The first key of a run's identity (RUN_KEYS: its place, seed and every parameter) on which a recorded row and a spec differ, or null: the same run. */
+export function differingRunKey(row: RunRow, spec: RunSpec): (typeof RUN_KEYS)[number] | null {
+  return RUN_KEYS.find((key) => row[key] !== spec[key]) ?? null;
+}
+
 /** The listed fields of a record, in the list's order (which fixes the key order of JSON output). */
 export function pick<T, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
   const picked = {} as Pick<T, K>;

@@ -25,6 +25,7 @@ import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../experiment/option-words.js";
 import { realPath } from "./linked-paths.js";
+import { differingRunKey, type RunSpec } from "../run/run-types.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -168,7 +169,7 @@ async function merge(
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of
     // another (--allow-mixed-versions) are written as this version writes them.
-    await mergeRows(sink, parquet, shardDirs, manifests, plan.runCount, copyRecords && text);
+    await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text);
     sink.close(true);
     if (parquet !== null) {
       runsParquet = parquet.finish();
@@ -226,9 +227,13 @@ async function mergeRows(
   parquet: RunsParquetWriter | null,
   shardDirs: readonly string[],
   manifests: readonly Manifest[],
-  runCount: number,
+  plan: ReturnType<typeof planSweep>,
   copyRecords: boolean,
 ): Promise<void> {
+  const runCount = plan.runCount;
+  // Every record checked against the run the sweep's split puts there (its place, seed and parameters): a
+  // record of another sweep or seed spliced into a shard carries a valid check, and would pass otherwise.
+  const expected = plan.runs();
   const chunkBytes = Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, Math.floor(MERGE_READ_BYTES / shardDirs.length)));
   // One read buffer for all: a shard's chunk is decoded into its lines before another shard reads.
   const buffer = Buffer.alloc(chunkBytes);
@@ -267,6 +272,13 @@ async function mergeRows(
       throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
+    const spec = expected.next().value as RunSpec;
+    const differs = differingRunKey(row, spec);
+    if (differs !== null) {
+      throw new InputError(
+        `${dir}: run ${run}'s record has ${differs} ${JSON.stringify(row[differs])} where the sweep's run ${run} has ${JSON.stringify(spec[differs])}: a record of another sweep or seed is in this shard; run the shard again`,
+      );
+    }
     rows.push(row);
     if (copyRecords) records += `${head.line}\n`;
     const following = next(head.stream);

@@ -15,7 +15,7 @@ import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_CO
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
-import { RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
+import { differingRunKey, type RunRow, type RunSpec } from "../run/run-types.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
@@ -420,7 +420,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
 
 /** The identity of a run: its place, seed and every parameter. */
 function sameRun(row: RunRow, spec: RunSpec): boolean {
-  return RUN_KEYS.every((key) => row[key] === spec[key]);
+  return differingRunKey(row, spec) === null;
 }
 
 function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeof planSweep>): RunReport {

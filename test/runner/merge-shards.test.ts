@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseShard } from "../../src/cli/shared-options.js";
@@ -8,7 +8,8 @@ import { parseExperiment, type LoadedExperiment } from "../../src/experiment/loa
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
-import type { RunSpec } from "../../src/run/run-types.js";
+import type { RunRow, RunSpec } from "../../src/run/run-types.js";
+import { runLines } from "../../src/export/run-lines.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { shardRepeats, shardRuns, ShardSplit } from "../../src/sweep/shard.js";
 import { resultTables, temporaryFolder } from "../helpers.js";
@@ -96,6 +97,16 @@ describe("shards", () => {
     await expect(mergeShards(join(dirs[1]!, "inside"), dirs)).rejects.toThrow(`is inside the shard folder ${dirs[1]}`);
     await expect(mergeShards(folder, dirs, { overwrite: true })).rejects.toThrow(`${folder}: holds the shard folder ${dirs[0]}`);
     expect(readFileSync(join(dirs[0]!, "runs.jsonl"), "utf8")).toBe(shardRuns);
+    // A record of another seed spliced into a shard, re-signed so that its check holds: refused by what it is, not by its check.
+    const spliced = join(folder, "spliced");
+    cpSync(dirs[1]!, spliced, { recursive: true });
+    const records = readFileSync(join(spliced, "runs.jsonl"), "utf8").trimEnd().split("\n");
+    const row = JSON.parse(records[0]!) as RunRow;
+    records[0] = runLines([{ ...row, seed: row.seed + 1 }]).jsonl.trimEnd();
+    writeFileSync(join(spliced, "runs.jsonl"), `${records.join("\n")}\n`);
+    await expect(mergeShards(join(folder, "m-spliced"), [dirs[0]!, spliced, dirs[2]!])).rejects.toThrow(
+      new InputError(`${spliced}: run ${row.run}'s record has seed ${row.seed + 1} where the sweep's run ${row.run} has ${row.seed}: a record of another sweep or seed is in this shard; run the shard again`),
+    );
     const other = join(folder, "other");
     await runExperiment(loaded({ ...source, seed: 9 }, "d".repeat(64)), { threads: 1, outDir: other, shard: { index: 2, count: 3 } });
     await expect(mergeShards(join(folder, "m4"), [dirs[0]!, other, dirs[2]!])).rejects.toThrow(
