@@ -7,6 +7,7 @@ import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js"
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
+import type { TableRecord } from "./table-record.js";
 import { commandLineOr } from "../experiment/option-words.js";
 
 /**
@@ -25,6 +26,8 @@ export interface Manifest {
   readonly options?: Readonly<Record<string, unknown>>;
   /** The complete folder's runs.parquet (see recordedRunsParquet). */
   readonly runsParquet?: RunsParquetDigest;
+  /** The complete folder's tables as they stood then (table-record.ts): their sizes, the summaries' SHA-256. */
+  readonly tables?: Readonly<Record<string, TableRecord>>;
   readonly counts: {
     readonly runs: number;
     readonly recorded: number;

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
-import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
@@ -26,6 +26,7 @@ import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parque
 import { optionsText } from "../experiment/option-words.js";
 import { realPath } from "./linked-paths.js";
 import { differingRunKey, type RunSpec } from "../run/run-types.js";
+import { recordTables } from "./table-record.js";
 
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
@@ -198,6 +199,8 @@ async function merge(
     skipped: first.skipped,
     counts,
     ...(runsParquet === null ? {} : { runsParquet }),
+    // The tables as they stand in the staging folder, moved as they are (table-record.ts).
+    tables: recordTables(staging, TABLE_FILES),
     violations: violationData,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),

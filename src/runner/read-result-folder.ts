@@ -10,6 +10,7 @@ import type { LineReaderOptions } from "../export/read-lines.js";
 import { findManifest, readManifest, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
+import { checkTableDigest, checkTableSizes } from "./table-record.js";
 
 /** A result folder as a script reads it. */
 export interface ResultFolder {
@@ -45,9 +46,13 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
     if (needs === null) return [];
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
+  // The tables as the complete sweep recorded them (sizes), and this summary's bytes (its SHA-256).
+  checkTableSizes(folder, manifest);
+  const bytes = readFileSync(summaryPath);
+  checkTableDigest(folder, manifest, OUTPUT_FILES.summaryJson, bytes);
   let rows: SummaryRow[];
   try {
-    rows = JSON.parse(readFileSync(summaryPath, "utf8")) as SummaryRow[];
+    rows = JSON.parse(bytes.toString("utf8")) as SummaryRow[];
   } catch {
     throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
   }

@@ -8,7 +8,7 @@ import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
-import { OUTPUT_FILES, ResultWriter, writeManifest } from "../export/result-writer.js";
+import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
 import type { DataSets } from "../generators/generate-data.js";
 import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_COST, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
@@ -30,6 +30,7 @@ import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 import { completeRunsTables, parquetRowGroup, recordsFromParquet, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
 import { commandLineOr, optionsText } from "../experiment/option-words.js";
+import { checkTableSizes, recordTables } from "./table-record.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -136,6 +137,8 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const options: RunExperimentOptions = { ...given, parquet, parquetOnly };
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
+      // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
+      checkTableSizes(outDir, state.manifest!);
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
       return alreadyComplete(outDir, threads, plan);
     }
@@ -298,10 +301,13 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const cpuSeconds = cpuAtStart === null || cpuNow === null ? null : cpuNow - cpuAtStart;
   const ran = sink.counts.recorded - reused;
   const coordinator = { cpuSeconds, busySeconds, microsecondsPerRun: ran > 0 ? ((cpuSeconds ?? busySeconds) * 1e6) / ran : null };
+  // The tables that stay (the text runs of --parquet-only go once runs.parquet is recorded), as they stand now.
+  const kept = (shard === null ? TABLE_FILES : [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv]).filter((name) => !(options.parquetOnly && (name === OUTPUT_FILES.runsJsonl || name === OUTPUT_FILES.runsCsv)));
   manifest(interrupted ? "interrupted" : "complete", {
     counts,
     violations: violationData,
     ...(runsParquet === null ? {} : { runsParquet }),
+    ...(interrupted ? {} : { tables: recordTables(outDir, kept) }),
     endedAt: endedAt.toISOString(),
     wallSeconds,
     peakRssMb,

@@ -63,7 +63,9 @@ export function completeRunsTables(folder: string, manifest: Manifest, { parquet
       throw new InputError(`${folder}: neither runs.jsonl nor the runs.parquet its manifest records is there to give the runs: ${optionsText("overwrite")} runs the sweep again`);
     }
     const runsParquet = kept ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
-    writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly }, runsParquet });
+    // The text runs that --parquet-only removes leave the tables' record with them.
+    const tables = manifest.tables === undefined || !parquetOnly ? manifest.tables : Object.fromEntries(Object.entries(manifest.tables).filter(([name]) => name !== OUTPUT_FILES.runsJsonl && name !== OUTPUT_FILES.runsCsv));
+    writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly }, runsParquet, ...(tables === undefined ? {} : { tables }) });
   }
   if (parquetOnly) removeTextRuns(folder);
 }

@@ -8,7 +8,8 @@ import { compareResults } from "../../src/compare/compare-results.js";
 import { DEFAULT_FAIL_RULES, parseFailRule } from "../../src/compare/fail-rule.js";
 import { mannWhitneyP } from "../../src/compare/mann-whitney.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
-import { ResultWriter } from "../../src/export/result-writer.js";
+import { ResultWriter, TABLE_FILES } from "../../src/export/result-writer.js";
+import { recordTables } from "../../src/runner/table-record.js";
 import type { RunRow } from "../../src/run/run-types.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { TableSink } from "../../src/runner/table-sink.js";
@@ -27,7 +28,9 @@ function rewritten(folder: string, change: (row: RunRow) => RunRow): string {
   const rows = readFileSync(join(folder, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => change(JSON.parse(line) as RunRow));
   sink.writeRows(rows);
   sink.close(true);
-  writeFileSync(join(out, "manifest.json"), readFileSync(join(folder, "manifest.json")));
+  // The manifest of the folder it copies, with its own tables recorded (as a sweep that wrote them would).
+  const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }));
   return out;
 }
 

@@ -118,7 +118,9 @@ describe("run --parquet-only", () => {
     await runExperiment(loaded, { threads: 1, outDir: killed, parquet: true });
     rmSync(join(killed, "runs.csv"));
     const manifest = manifestOf(killed);
-    writeFileSync(join(killed, "manifest.json"), JSON.stringify({ ...manifest, options: { ...(manifest.options as object), parquetOnly: true } }));
+    // (A --parquet-only sweep's complete manifest records no text runs among its tables: they are about to go.)
+    const { "runs.csv": _csv, "runs.jsonl": _jsonl, ...tables } = manifest.tables as Record<string, unknown>;
+    writeFileSync(join(killed, "manifest.json"), JSON.stringify({ ...manifest, options: { ...(manifest.options as object), parquetOnly: true }, tables }));
     const again = await runExperiment(loaded, { threads: 1, outDir: killed, resume: true });
     expect(again.outcome).toBe("already-complete");
     expect(existsSync(join(killed, "runs.jsonl"))).toBe(false);

@@ -21,6 +21,13 @@ const ready = runExperiment(
   { threads: 1, outDir: folder },
 ).then(() => writeReport(folder));
 
+/** A folder's manifest as an older version wrote it: that version, and no record of the tables (which came with 0.9). */
+function asWrittenBy(folder: string, version: string): void {
+  const path = join(folder, "manifest.json");
+  const { tables: _tables, ...manifest } = JSON.parse(readFileSync(path, "utf8")) as { tool: Record<string, unknown>; tables?: unknown };
+  writeFileSync(path, JSON.stringify({ ...manifest, tool: { ...manifest.tool, version } }));
+}
+
 describe("report", () => {
   it("writes a self-contained page, report.md and one SVG per plot", async () => {
     const page = await ready;
@@ -126,6 +133,7 @@ describe("report", () => {
     const strip = (value: unknown): unknown =>
       value !== null && typeof value === "object" && "median" in value && "mean" in value ? Object.fromEntries(Object.entries(value).filter(([key]) => !["p10", "p25", "p75"].includes(key))) : value;
     writeFileSync(path, JSON.stringify(current.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, strip(value)])))));
+    asWrittenBy(old, "0.3.0");
     expect(readResultFolder(old).summary).toEqual(current);
     const page = readFileSync(await writeReport(old), "utf8");
     expect(page).toContain("summary.json has no p10, p25 or p75 (written by perceptron-lab");
@@ -148,6 +156,7 @@ describe("report", () => {
     writeFileSync(join(old, "runs.jsonl"), `${stripped.join("\n")}\n`);
     const summary = JSON.parse(readFileSync(join(old, "summary.json"), "utf8")) as Record<string, unknown>[];
     writeFileSync(join(old, "summary.json"), JSON.stringify(summary.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !isNew(key))))));
+    asWrittenBy(old, "0.4.0");
 
     const rows = readResultFolder(old).summary;
     expect(rows.map((row) => [row.generator, row.noise, row.overlap])).toEqual(summary.map((row) => [row.generator, row.noise, row.overlap]));

@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../experiment/input-error.js";
+import { OUTPUT_FILES } from "../export/result-writer.js";
+import { optionsText } from "../experiment/option-words.js";
+import type { Manifest } from "./manifest.js";
+
+/**
+ * What a complete folder's manifest records of its tables as they stood when it was called complete: each
+ * table's size, and the SHA-256 of the summaries (small; the runs' records carry their own checks). Every
+ * reader checks them (the sizes with one stat each, a summary's digest as it reads it): a table changed,
+ * cut short or lengthened after the sweep, or a manifest edited to `complete` over an unfinished folder,
+ * is refused by name instead of reported, resumed as complete or compared.
+ */
+export interface TableRecord {
+  readonly bytes: number;
+  readonly sha256?: string;
+}
+
+/** Tables whose digest is recorded (the summaries: small, and read whole by every reader). */
+const DIGESTED: readonly string[] = [OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv];
+
+/** The version from which a complete manifest records its tables: a complete one of this version or later without them was edited. */
+export const TABLES_RECORDED_SINCE = [0, 9] as const;
+
+/** The record of `names` (those present) in `folder`, for its complete manifest. */
+export function recordTables(folder: string, names: readonly string[]): Record<string, TableRecord> {
+  const tables: Record<string, TableRecord> = {};
+  for (const name of names) {
+    const path = join(folder, name);
+    if (!existsSync(path)) continue;
+    tables[name] = DIGESTED.includes(name) ? { bytes: statSync(path).size, sha256: sha256Of(readFileSync(path)) } : { bytes: statSync(path).size };
+  }
+  return tables;
+}
+
+/**
+ * Refuses a complete folder whose tables are not as its manifest recorded them (their sizes), or whose
+ * manifest says complete without a record where its tool version writes one (edited by hand).
+ */
+export function checkTableSizes(folder: string, manifest: Manifest): void {
+  // Versions before the record wrote none: nothing to check (a record in one of theirs is not theirs).
+  if (manifest.status !== "complete" || !recordsTables(manifest.tool.version)) return;
+  const tables = manifest.tables;
+  if (tables === undefined) throw changedByHand(folder, "manifest.json says complete but records none of its tables' sizes, as a complete manifest of its version does");
+  for (const [name, record] of Object.entries(tables)) {
+    const path = join(folder, name);
+    const bytes = existsSync(path) ? statSync(path).size : null;
+    if (bytes !== record.bytes) throw changedByHand(folder, `${name} ${bytes === null ? "is missing" : `holds ${bytes} bytes`} where manifest.json recorded ${record.bytes} when the sweep completed`);
+  }
+}
+
+/** Refuses a summary table whose bytes are not those its complete manifest recorded (when it recorded them). */
+export function checkTableDigest(folder: string, manifest: Manifest, name: string, bytes: Buffer): void {
+  const record = manifest.status === "complete" && recordsTables(manifest.tool.version) ? manifest.tables?.[name] : undefined;
+  if (record?.sha256 === undefined) return;
+  if (sha256Of(bytes) !== record.sha256) throw changedByHand(folder, `${name} is not the one the sweep wrote (its SHA-256 differs from manifest.json's record)`);
+}
+
+function changedByHand(folder: string, what: string): InputError {
+  return new InputError(`${folder}: ${what}: the folder was changed after it was written; ${optionsText("overwrite")} runs the sweep again`);
+}
+
+function recordsTables(version: string): boolean {
+  const [major, minor] = version.split(".").map(Number) as [number, number];
+  return major > TABLES_RECORDED_SINCE[0] || (major === TABLES_RECORDED_SINCE[0] && minor >= TABLES_RECORDED_SINCE[1]);
+}
+
+function sha256Of(bytes: Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
