@@ -177,6 +177,16 @@ function corrupt(path: string, line: number, what: string): InputError {
  * synced, then renamed over `previous`, and only then is runs.jsonl removed; a kill at any point leaves
  * a state this function merges again to the same result.
  */
+/**
+ * Reads every record of a records file, each check verified (RecordStream): throws, naming the file and the
+ * line, at the first that was changed after it was written. A resume calls it before it rewrites anything,
+ * so that a tampered runs.jsonl is refused by its own name with the folder as it was.
+ */
+export function verifyRecords(path: string): void {
+  const stream = new RecordStream(path);
+  while (stream.takeLine() !== null);
+}
+
 export function consolidateRecords(runsJsonl: string, previous: string): string | null {
   const newer = existsSync(runsJsonl);
   const older = existsSync(previous);

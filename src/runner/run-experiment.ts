@@ -21,7 +21,7 @@ import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-swe
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
-import { consolidateRecords, RecordedRuns } from "./recorded-runs.js";
+import { consolidateRecords, RecordedRuns, verifyRecords } from "./recorded-runs.js";
 import { recordedDataVersion, recordedParquet, recordedParquetOnly, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
@@ -415,6 +415,9 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
   if (manifest?.status === "complete" && manifest.experiment.hash === loaded.hash && !(options.retryErrors && manifest.counts.errors > 0)) {
     return "already-complete";
   }
+  // Every recorded run checked before anything is rewritten (the records consolidated, the manifest set to
+  // running, the summaries begun anew): a record changed by hand is refused in the file the user edited.
+  for (const file of [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS]) if (existsSync(join(outDir, file))) verifyRecords(join(outDir, file));
   // A folder that keeps its runs in runs.parquet only gives them back as records first.
   if (manifest !== null && !state.hasRecords) recordsFromParquet(outDir, manifest, join(outDir, PREVIOUS_RUNS));
   const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));

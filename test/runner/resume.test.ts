@@ -79,9 +79,23 @@ describe("resume", () => {
     const rows = lines(outDir);
     rows[5] = rows[6]!;
     writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
+    const manifest = readFileSync(join(outDir, "manifest.json"), "utf8");
     await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-      new InputError(`${join(outDir, "runs.previous.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
+      new InputError(`${join(outDir, "runs.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
     );
+    // Refused before anything was rewritten: the file the user edited, under its own name, and the manifest as it was.
+    expect(lines(outDir)).toEqual(rows);
+    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
+    expect(readFileSync(join(outDir, "manifest.json"), "utf8")).toBe(manifest);
+
+    // A record's text changed (its check no longer matches): the same, named by line.
+    const changed = temporaryFolder();
+    await interruptAfter(30, changed);
+    const records = lines(changed);
+    records[2] = records[2]!.replace(/"updates":(\d+)/, (_, updates: string) => `"updates":${Number(updates) + 1}`);
+    writeFileSync(join(changed, "runs.jsonl"), `${records.join("\n")}\n`);
+    await expect(runExperiment(sweep, { ...small, outDir: changed, resume: true })).rejects.toThrow(`${join(changed, "runs.jsonl")}: line 3`);
+    expect(lines(changed)).toEqual(records);
   });
 
   it("resumes a finished sweep as a no-op", async () => {
