@@ -5,6 +5,7 @@ import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { optionsText } from "../experiment/option-words.js";
 import type { Manifest } from "./manifest.js";
+import { verifyRecords } from "./recorded-runs.js";
 
 /**
  * What a complete folder's manifest records of its tables as they stood when it was called complete: each
@@ -47,7 +48,10 @@ export function checkTableSizes(folder: string, manifest: Manifest): void {
   for (const [name, record] of Object.entries(tables)) {
     const path = join(folder, name);
     const bytes = existsSync(path) ? statSync(path).size : null;
-    if (bytes !== record.bytes) throw changedByHand(folder, `${name} ${bytes === null ? "is missing" : `holds ${bytes} bytes`} where manifest.json recorded ${record.bytes} when the sweep completed`);
+    if (bytes === record.bytes) continue;
+    // Where a record was changed, its check names the line: the more useful refusal.
+    if (bytes !== null && name === OUTPUT_FILES.runsJsonl) verifyRecords(path);
+    throw changedByHand(folder, `${name} ${bytes === null ? "is missing" : `holds ${bytes} bytes`} where manifest.json recorded ${record.bytes} when the sweep completed`);
   }
 }
 
