@@ -126,6 +126,16 @@ export class ParquetRecordStream implements RunStream {
 }
 
 /** Why a file is not the one a digest describes, or null when it is (its size, then its SHA-256, read 1 MiB at a time). */
+/**
+ * Refuses a folder's runs.parquet that is there but not the one its manifest records (its size or SHA-256):
+ * a resume of a complete folder checks it, as every reader of its rows does.
+ */
+export function verifyRunsParquet(path: string, digest: RunsParquetDigest | null): void {
+  if (digest === null || !existsSync(path)) return;
+  const problem = fileDigestProblem(path, digest);
+  if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or ${optionsText("overwrite")})`);
+}
+
 function fileDigestProblem(path: string, digest: RunsParquetDigest): string | null {
   if (!existsSync(path)) return "missing (its manifest records it)";
   const fd = openSync(path, "r");

@@ -21,8 +21,8 @@ import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-swe
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
-import { consolidateRecords, RecordedRuns, verifyRecords } from "./recorded-runs.js";
-import { recordedDataVersion, recordedParquet, recordedParquetOnly, type Manifest } from "./manifest.js";
+import { consolidateRecords, RecordedRuns, verifyRecords, verifyRunsParquet } from "./recorded-runs.js";
+import { recordedDataVersion, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
@@ -139,6 +139,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
       checkTableSizes(outDir, state.manifest!);
+      verifyRunsParquet(join(outDir, RUNS_PARQUET), recordedRunsParquet(state.manifest!));
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
       return alreadyComplete(outDir, threads, plan);
     }

@@ -54,4 +54,14 @@ describe("a complete folder's record of its tables", () => {
       changed(interrupted, "manifest.json says complete but records none of its tables' sizes, as a complete manifest of its version does"),
     );
   });
+
+  it("refuses to resume as complete a --parquet-only folder whose runs.parquet was changed (a byte flipped: the same size)", async () => {
+    const folder = temporaryFolder();
+    await runExperiment(loaded, { threads: 1, outDir: folder, parquetOnly: true });
+    const path = join(folder, "runs.parquet");
+    const bytes = readFileSync(path);
+    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    writeFileSync(path, bytes);
+    await expect(runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).rejects.toThrow(/runs\.parquet: its SHA-256 is [0-9a-f]{12}…, its manifest records [0-9a-f]{12}…; the result folder was changed by hand/);
+  });
 });
