@@ -10,7 +10,7 @@ import type { LineReaderOptions } from "../export/read-lines.js";
 import { findManifest, readManifest, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
-import { checkTableDigest, checkTableSizes } from "./table-record.js";
+import { checkTableDigest, checkTables } from "./table-record.js";
 
 /** A result folder as a script reads it. */
 export interface ResultFolder {
@@ -47,7 +47,7 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
   // The tables as the complete sweep recorded them (sizes), and this summary's bytes (its SHA-256).
-  checkTableSizes(folder, manifest);
+  checkTables(folder, manifest, OUTPUT_FILES.summaryJson);
   const bytes = readFileSync(summaryPath);
   checkTableDigest(folder, manifest, OUTPUT_FILES.summaryJson, bytes);
   let rows: SummaryRow[];

@@ -30,7 +30,7 @@ import { toolInfo } from "./tool-info.js";
 import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
 import { completeRunsTables, parquetRowGroup, recordsFromParquet, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
 import { commandLineOr, optionsText } from "../experiment/option-words.js";
-import { checkTableSizes, recordTables } from "./table-record.js";
+import { checkTables, recordTables } from "./table-record.js";
 
 export interface RunExperimentOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -138,7 +138,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
-      checkTableSizes(outDir, state.manifest!);
+      checkTables(outDir, state.manifest!);
       verifyRunsParquet(join(outDir, RUNS_PARQUET), recordedRunsParquet(state.manifest!));
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
       return alreadyComplete(outDir, threads, plan);

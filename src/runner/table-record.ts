@@ -37,10 +37,11 @@ export function recordTables(folder: string, names: readonly string[]): Record<s
 }
 
 /**
- * Refuses a complete folder whose tables are not as its manifest recorded them (their sizes), or whose
+ * Refuses a complete folder whose tables are not as its manifest recorded them (their sizes, and the
+ * digests of the summaries but `readBy`, whose reader checks the bytes it reads: checkTableDigest), or whose
  * manifest says complete without a record where its tool version writes one (edited by hand).
  */
-export function checkTableSizes(folder: string, manifest: Manifest): void {
+export function checkTables(folder: string, manifest: Manifest, readBy: string | null = null): void {
   // Versions before the record wrote none: nothing to check (a record in one of theirs is not theirs).
   if (manifest.status !== "complete" || !recordsTables(manifest.tool.version)) return;
   const tables = manifest.tables;
@@ -48,7 +49,10 @@ export function checkTableSizes(folder: string, manifest: Manifest): void {
   for (const [name, record] of Object.entries(tables)) {
     const path = join(folder, name);
     const bytes = existsSync(path) ? statSync(path).size : null;
-    if (bytes === record.bytes) continue;
+    if (bytes === record.bytes) {
+      if (record.sha256 !== undefined && name !== readBy) checkTableDigest(folder, manifest, name, readFileSync(path));
+      continue;
+    }
     // Where a record was changed, its check names the line: the more useful refusal.
     if (bytes !== null && name === OUTPUT_FILES.runsJsonl) verifyRecords(path);
     throw changedByHand(folder, `${name} ${bytes === null ? "is missing" : `holds ${bytes} bytes`} where manifest.json recorded ${record.bytes} when the sweep completed`);

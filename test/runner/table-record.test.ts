@@ -32,6 +32,13 @@ describe("a complete folder's record of its tables", () => {
     expect(summary.includes('"converged":4')).toBe(true);
     expect(() => readResultFolder(edited)).toThrow(changed(edited, "summary.json is not the one the sweep wrote (its SHA-256 differs from manifest.json's record)"));
     expect(() => compareResults(edited, edited)).toThrow(InputError);
+    // summary.csv, which no reader reads: checked when the complete folder is resumed.
+    const csv = temporaryFolder();
+    await runExperiment(loaded, { threads: 1, outDir: csv });
+    const table = readFileSync(join(csv, "summary.csv"), "utf8");
+    const digit = table.search(/\d(?=,)/);
+    writeFileSync(join(csv, "summary.csv"), `${table.slice(0, digit)}${(Number(table[digit]) + 1) % 10}${table.slice(digit + 1)}`);
+    await expect(runExperiment(loaded, { threads: 1, outDir: csv, resume: true })).rejects.toThrow(changed(csv, "summary.csv is not the one the sweep wrote (its SHA-256 differs from manifest.json's record)"));
 
     // runs.jsonl cut by a record: every remaining record's check holds, its size does not.
     const cut = temporaryFolder();
@@ -60,7 +67,8 @@ describe("a complete folder's record of its tables", () => {
     await runExperiment(loaded, { threads: 1, outDir: folder, parquetOnly: true });
     const path = join(folder, "runs.parquet");
     const bytes = readFileSync(path);
-    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = bytes[middle]! ^ 0x01;
     writeFileSync(path, bytes);
     await expect(runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).rejects.toThrow(/runs\.parquet: its SHA-256 is [0-9a-f]{12}…, its manifest records [0-9a-f]{12}…; the result folder was changed by hand/);
   });
