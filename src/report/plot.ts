@@ -63,8 +63,26 @@ export const OKABE_ITO = {
   black: "#000000",
 } as const;
 
-/** The categorical colours, in the order a legend assigns them: the darker, more distinct ones first, yellow (faint on white) last. */
-const CATEGORY_COLOURS = [OKABE_ITO.blue, OKABE_ITO.orange, OKABE_ITO.bluishGreen, OKABE_ITO.vermillion, OKABE_ITO.reddishPurple, OKABE_ITO.skyBlue, OKABE_ITO.black, OKABE_ITO.yellow];
+/**
+ * The categorical colours, in the order a legend assigns them: Okabe and Ito's, the darker and more distinct
+ * first, then two of Paul Tol's (wine, grey) so that a colour channel's CATEGORY_CAPACITY values never
+ * repeat a colour (Vega cycles the list), and yellow (faint on white) last.
+ */
+const CATEGORY_COLOURS = [
+  OKABE_ITO.blue,
+  OKABE_ITO.orange,
+  OKABE_ITO.bluishGreen,
+  OKABE_ITO.vermillion,
+  OKABE_ITO.reddishPurple,
+  OKABE_ITO.skyBlue,
+  OKABE_ITO.black,
+  "#882255",
+  "#999999",
+  OKABE_ITO.yellow,
+];
+
+/** The most values a colour channel shows (sweep-factors.ts): one colour each. */
+export const CATEGORY_CAPACITY = CATEGORY_COLOURS.length;
 
 /** A specification with its schema, the factors' record and the look every plot shares. */
 export function plotSpec(body: Record<string, unknown>, factors: PlotFactors): Record<string, unknown> {

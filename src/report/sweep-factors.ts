@@ -1,4 +1,5 @@
 import { POINT_KEYS, type PointParameters } from "../run/run-types.js";
+import { CATEGORY_CAPACITY } from "./plot.js";
 
 /** A parameter of the sweep: one of the keys that identify a grid point. */
 export type Factor = (typeof POINT_KEYS)[number];
@@ -91,7 +92,7 @@ export function describeImplied(factors: SweepFactors): string {
 export type Channel = "color" | "strokeDash" | "shape" | "column" | "row" | "detail";
 
 /** The most values each channel can show legibly (a wrapped column facet takes up to 12, three a row). */
-const CAPACITY: Readonly<Record<Channel, number>> = { color: 10, strokeDash: 5, shape: 6, column: 12, row: 4, detail: Infinity };
+const CAPACITY: Readonly<Record<Channel, number>> = { color: CATEGORY_CAPACITY, strokeDash: 5, shape: 6, column: 12, row: 4, detail: Infinity };
 
 /** Columns of panels side by side before they wrap, so that a figure fits 1200 px. */
 export const MAX_COLUMNS = 4;

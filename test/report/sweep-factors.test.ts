@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coincidentMarks, decades, diagonalWithin, ordinal, scaleFor, thinned } from "../../src/report/plot.js";
+import { CATEGORY_CAPACITY, coincidentMarks, decades, diagonalWithin, ordinal, plotSpec, scaleFor, thinned } from "../../src/report/plot.js";
 import { describeLayout, everyPanel, facetedSpec, layoutFactors, sweepFactors } from "../../src/report/sweep-factors.js";
 import type { PointParameters } from "../../src/run/run-types.js";
 import { pointParameters } from "../helpers.js";
@@ -72,6 +72,16 @@ describe("layoutFactors", () => {
 });
 
 describe("plot helpers", () => {
+  it("give every value of a colour channel its own colour (none repeats as Vega cycles the list)", () => {
+    const spec = plotSpec({}, { varying: [], implied: [], inLabel: [], pooled: [] }) as { config: { range: { category: string[] } } };
+    expect(new Set(spec.config.range.category.map((colour) => colour.toLowerCase())).size).toBe(CATEGORY_CAPACITY);
+    expect(CATEGORY_CAPACITY).toBeGreaterThanOrEqual(10);
+    // 10 values of d take the colour channel (its capacity), 11 do not.
+    const rows = (count: number) => Array.from({ length: count }, (_, k) => ({ d: k + 1 })) as never[];
+    expect(layoutFactors(rows(10), ["d"], ["color", "shape"]).channels.color).toBe("d");
+    expect(layoutFactors(rows(11), ["d"], ["color", "shape"]).channels.color).toBeUndefined();
+  });
+
   it("clips y = x to the data's box, or draws none where it misses the box", () => {
     // Bounds 100..10^8, updates 3..2·10^4: the line from 100 to 2·10^4, not to 10^8.
     expect(diagonalWithin([100, 1e8], [3, 2e4])).toEqual([{ x: 100, y: 100 }, { x: 2e4, y: 2e4 }]);
