@@ -43,11 +43,19 @@ export class SweepTimer {
   #cpuSeconds = 0;
   #point: { point: number; seconds: number | null; cost: number } | null = null;
 
-  constructor(settings: RunSettings, pointCount: number, { dataSets, budgetMs = 1000 }: { readonly dataSets?: DataSets | undefined; readonly budgetMs?: number } = {}) {
+  /** How a point's first run is timed, in seconds (a test's stand-in may replace the clock). */
+  readonly #timeOf: (point: SweepPoint) => number;
+
+  constructor(
+    settings: RunSettings,
+    pointCount: number,
+    { dataSets, budgetMs = 1000, timeOf }: { readonly dataSets?: DataSets | undefined; readonly budgetMs?: number; readonly timeOf?: (point: SweepPoint) => number } = {},
+  ) {
     this.#settings = settings;
     this.#dataSets = dataSets;
     this.#budgetMs = budgetMs;
     this.#step = Math.max(1, Math.floor(pointCount / MAX_TIMED_POINTS));
+    this.#timeOf = timeOf ?? ((point) => this.#time(point));
   }
 
   /** Counts `runs` runs of `point` (points in sweep order; a point's runs may come in several calls). */
@@ -73,12 +81,12 @@ export class SweepTimer {
     if (this.#started === null) {
       this.#started = performance.now();
       // A warm-up: the first calls of a run's code run interpreted, several times slower than once compiled.
-      for (let k = 0; k < WARM_UP_RUNS && performance.now() - this.#started < this.#budgetMs / 5; k++) this.#time(point);
+      for (let k = 0; k < WARM_UP_RUNS && performance.now() - this.#started < this.#budgetMs / 5; k++) this.#timeOf(point);
     } else if (performance.now() - this.#started > this.#budgetMs) {
       return untimed;
     }
     // The faster of two: a run's time once its code is compiled, as nearly all of a sweep's runs take.
-    const seconds = Math.min(this.#time(point), this.#time(point));
+    const seconds = Math.min(this.#timeOf(point), this.#timeOf(point));
     this.#timed++;
     this.#reference = { seconds, cost };
     // The points before the first timed one take its time, scaled: the nearest reference they have.
