@@ -52,10 +52,16 @@ export function detectableChange(sizes: TestSizes, level: number, twoSided: bool
     // Exact: k runs lost and none gained give the sign test p = 2^−k; the fewest lost that reach the level.
     change = Math.ceil(Math.log2(1 / side) - 1e-9) / sizes.pairs;
   } else if (canFail && sizes.kind === "two-sample-counts") {
-    // Exact: from all converged before, the fewest not converged after that Fisher's test confirms.
-    let lost = 1;
-    while (lost < sizes.after && fisherDropP(sizes.before, sizes.before, sizes.after - lost, sizes.after) * (twoSided ? 2 : 1) >= level) lost++;
-    change = lost / sizes.after;
+    // Exact: from all converged before, the fewest not converged after that Fisher's test confirms (its p
+    // falls as more are lost: a binary search, each step one Fisher tail).
+    const confirms = (lost: number) => fisherDropP(sizes.before, sizes.before, sizes.after - lost, sizes.after) * (twoSided ? 2 : 1) < level;
+    let [low, high] = [1, sizes.after];
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (confirms(middle)) high = middle;
+      else low = middle + 1;
+    }
+    change = low / sizes.after;
   }
   return { smallestP, canFail, change, level, power: POWER };
 }

@@ -35,5 +35,10 @@ describe("detectableChange: what a check could confirm at its size", () => {
     const lost = Math.round(change! * 10);
     expect(fisherDropP(10, 10, 10 - lost, 10)).toBeLessThan(0.05);
     expect(fisherDropP(10, 10, 10 - (lost - 1), 10)).toBeGreaterThanOrEqual(0.05);
+    // Larger and unequal sides, at a strict level: still the fewest.
+    const large = detectableChange({ kind: "two-sample-counts", before: 200, after: 150 }, 0.001, false).change!;
+    const fewest = Math.round(large * 150);
+    expect(fisherDropP(200, 200, 150 - fewest, 150)).toBeLessThan(0.001);
+    expect(fisherDropP(200, 200, 150 - (fewest - 1), 150)).toBeGreaterThanOrEqual(0.001);
   });
 });
