@@ -170,16 +170,16 @@ export function compareResults(
   // it), each level corrected on its own. At the sweep's level Holm weighs the convergence check, the safety
   // rule, at SAFETY_WEIGHT of alpha beside the statistic rules: a point whose 5 paired runs all stop
   // converging (p = 1/32) fails the gate at alpha 0.05 beside one statistic rule.
+  const weight = (check: Check) => (check.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT);
   const adjusted = new Array<number | null>(checks.length);
   for (const sweepLevel of [true, false]) {
     const at = checks.flatMap((check, k) => ((check.point === null) === sweepLevel ? [k] : []));
     const ps = at.map((k) => checks[k]!.p);
-    const weights = at.map((k) => (checks[k]!.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT));
+    const weights = at.map((k) => weight(checks[k]!));
     (sweepLevel && correction === "holm" ? weightedHolm(ps, weights) : adjustP(ps, correction)).forEach((value, j) => (adjusted[at[j]!] = value));
   }
   // Each check's level before Holm's steps (its first step: alpha over the tested checks of its level, or
   // its weight's share at the sweep's), for what it could have detected.
-  const weight = (check: Check) => (check.rule === "converged" ? SAFETY_WEIGHT : 1 - SAFETY_WEIGHT);
   const tested = checks.filter((check) => check.p !== null);
   const pointChecks = tested.filter((check) => check.point !== null).length;
   const sweepChecks = tested.length - pointChecks;
@@ -193,7 +193,7 @@ export function compareResults(
     const adjustedP = adjusted[k] ?? null;
     const verdict: Verdict = !moved ? "pass" : certain || (adjustedP !== null && adjustedP < alpha) ? "fail" : "inconclusive";
     // The convergence tests are one-sided always (a drop); the statistic rules' as asked.
-    const sidedTest = twoSided && !(check.rule === "converged");
+    const sidedTest = twoSided && check.rule !== "converged";
     return { ...check, adjustedP, verdict, detectable: sizes === null ? null : detectableChange(sizes, levels[k]!, sidedTest) };
   });
   const onlyIn = (a: LoadedResults, b: LoadedResults) => [...a.points.entries()].filter(([key]) => !b.points.has(key)).map(([, row]) => label(row));

@@ -1,5 +1,5 @@
 import { lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 
 /** A path with every link in its existing part resolved (the part that does not exist yet kept as written). */
@@ -10,6 +10,12 @@ export function realPath(path: string): string {
     const parent = dirname(path);
     return parent === path ? path : join(realPath(parent), basename(path));
   }
+}
+
+/** Whether `inner` is `outer` or lies inside it, links resolved on both sides (`ln -s . here`: here is the working folder). */
+export function isWithin(inner: string, outer: string): boolean {
+  const path = relative(realPath(resolve(outer)), realPath(resolve(inner)));
+  return path === "" || (path !== ".." && !path.startsWith(`..${sep}`) && !isAbsolute(path));
 }
 
 /**

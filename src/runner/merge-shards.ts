@@ -1,6 +1,6 @@
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
@@ -24,7 +24,7 @@ import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../experiment/option-words.js";
-import { realPath } from "./linked-paths.js";
+import { isWithin } from "./linked-paths.js";
 import { differingRunKey, type RunSpec } from "../run/run-types.js";
 import { recordTables } from "./table-record.js";
 
@@ -315,11 +315,11 @@ function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {
  * merge writes and, with --overwrite, clears its output folder, which would destroy the shard it reads.
  */
 function refuseOverlap(outDir: string, shardDirs: readonly string[]): void {
-  const out = realPath(resolve(outDir));
-  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
   for (const dir of shardDirs) {
-    const shard = realPath(resolve(dir));
-    if (within(out, shard)) throw new InputError(`${outDir}: is ${out === shard ? "" : "inside "}the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose another`);
-    if (within(shard, out)) throw new InputError(`${outDir}: holds the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose one beside the shards`);
+    if (isWithin(outDir, dir)) {
+      const same = isWithin(dir, outDir);
+      throw new InputError(`${outDir}: is ${same ? "" : "inside "}the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose another`);
+    }
+    if (isWithin(dir, outDir)) throw new InputError(`${outDir}: holds the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose one beside the shards`);
   }
 }

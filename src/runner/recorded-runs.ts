@@ -88,8 +88,7 @@ export class ParquetRecordStream implements RunStream {
   #previousRun = -1;
 
   constructor(readonly path: string, digest: RunsParquetDigest) {
-    const problem = fileDigestProblem(path, digest);
-    if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or ${optionsText("overwrite")})`);
+    refuseChangedParquet(path, digest);
     let reader: RunsParquetReader;
     try {
       reader = new RunsParquetReader(path);
@@ -127,11 +126,10 @@ export class ParquetRecordStream implements RunStream {
 
 /** Why a file is not the one a digest describes, or null when it is (its size, then its SHA-256, read 1 MiB at a time). */
 /**
- * Refuses a folder's runs.parquet that is there but not the one its manifest records (its size or SHA-256):
- * a resume of a complete folder checks it, as every reader of its rows does.
+ * Refuses a runs.parquet that is not the one its manifest records (missing, or another size or SHA-256):
+ * every reader of its rows checks it, and a resume of a complete folder that still holds one.
  */
-export function verifyRunsParquet(path: string, digest: RunsParquetDigest | null): void {
-  if (digest === null || !existsSync(path)) return;
+export function refuseChangedParquet(path: string, digest: RunsParquetDigest): void {
   const problem = fileDigestProblem(path, digest);
   if (problem !== null) throw new InputError(`${path}: ${problem}; the result folder was changed by hand: rerun the sweep (or ${optionsText("overwrite")})`);
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, rmdirSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { replacedBy, temporaryName } from "../files/atomic-file.js";
@@ -7,7 +7,7 @@ import { removePath } from "../files/checked-fs.js";
 import { PLOT_FILES } from "../report/plot-specs.js";
 import { REPORT_FILES } from "../report/write-report.js";
 import { LOCK_STAGING } from "./folder-lock.js";
-import { realPath, refuseLinkedSubfolder } from "./linked-paths.js";
+import { isWithin, refuseLinkedSubfolder } from "./linked-paths.js";
 import { findManifest, type Manifest } from "./manifest.js";
 import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
@@ -43,9 +43,7 @@ export function inspectResultFolder(outDir: string): FolderState {
 export function checkResultFolder(outDir: string, flag: string): void {
   if (outDir.trim() === "") throw new InputError(`${flag} is empty: name the result folder (an unset variable in a script?)`);
   // Links resolved on both sides: `ln -s . here; --out here` is the working folder too.
-  const out = realPath(resolve(outDir));
-  const fromOut = relative(out, realPath(process.cwd()));
-  if (fromOut === "" || !fromOut.startsWith("..")) {
+  if (isWithin(process.cwd(), outDir)) {
     throw new InputError(`${flag} ${outDir}: is the working folder or one of its ancestors; results go into a folder of their own (say results/<name>)`);
   }
 }

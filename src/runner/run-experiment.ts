@@ -21,7 +21,7 @@ import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-swe
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
-import { consolidateRecords, RecordedRuns, verifyRecords, verifyRunsParquet } from "./recorded-runs.js";
+import { consolidateRecords, RecordedRuns, refuseChangedParquet, verifyRecords } from "./recorded-runs.js";
 import { recordedDataVersion, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
@@ -139,7 +139,8 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
       checkTables(outDir, state.manifest!);
-      verifyRunsParquet(join(outDir, RUNS_PARQUET), recordedRunsParquet(state.manifest!));
+      const parquetDigest = recordedRunsParquet(state.manifest!);
+      if (parquetDigest !== null && existsSync(join(outDir, RUNS_PARQUET))) refuseChangedParquet(join(outDir, RUNS_PARQUET), parquetDigest);
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
       return alreadyComplete(outDir, threads, plan);
     }
