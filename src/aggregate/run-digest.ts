@@ -1,3 +1,4 @@
+import { A_POSTERIORI_COLUMNS } from "../export/run-columns.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 
@@ -24,6 +25,8 @@ export const EVERY_RUN_COLUMNS = [
   "tightestFreundSchapireBound",
   "plantedFreundSchapireRatio",
   "tightestFreundSchapireRatio",
+  // The a-posteriori columns hold at every point of a run, converged or not (docs/theory.md).
+  ...A_POSTERIORI_COLUMNS,
 ] as const;
 export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS, ...EVERY_RUN_COLUMNS] as const;
 /** Where the columns over every ok run (MEDIAN_COLUMNS, then EVERY_RUN_COLUMNS) start in SUMMARY_COLUMNS. */

@@ -4,15 +4,23 @@
  * empty. The manifest records the resolved choice, so that resume, merge, rerun and compare know it.
  */
 
+/** The a-priori names: bounds known before the run (from the data, ŵ(0) and η), in column order; "all" is these. */
+export const A_PRIORI_KEYS = ["novikoff", "snapp", "hu", "optimised", "best", "tightest", "freundSchapire"] as const;
+/**
+ * The a-posteriori names (docs/theory.md, "Why a bound is loose" and "Mistake-set bounds"): measured on the
+ * run's own update rounds, listed by name only (never in "all" or the default), never part of `best`.
+ */
+export const A_POSTERIORI_KEYS = ["factors", "mistakeSet"] as const;
 /** The names `bounds` takes, in column order. */
-export const BOUND_KEYS = ["novikoff", "snapp", "hu", "optimised", "best", "tightest", "freundSchapire"] as const;
+export const BOUND_KEYS = [...A_PRIORI_KEYS, ...A_POSTERIORI_KEYS] as const;
 export type BoundKey = (typeof BOUND_KEYS)[number];
 
 /**
- * An experiment's resolved choice: "default", or the names it lists ("all" in a file is every name, spelled
- * out here, so that a later tool's new bound does not change what an old manifest meant).
+ * An experiment's resolved choice: "default", or the names it lists ("all" in a file is every a-priori name,
+ * spelled out here, so that a later tool's new bound does not change what an old manifest meant). A list
+ * that starts with "default" is the default with the names listed after it computed on every run.
  */
-export type BoundsDeclaration = "default" | readonly BoundKey[];
+export type BoundsDeclaration = "default" | readonly (BoundKey | "default")[];
 
 /**
  * When a name is computed: on every run, on no run, or (the default's Freund–Schapire and tightest separators)
@@ -32,6 +40,18 @@ export interface BoundEntry {
   readonly byDefault: BoundMode;
   /** What one run pays for it, in words. */
   readonly cost: string;
+}
+
+/** The proof's four factors (docs/theory.md, "Why a bound is loose"), in column order. */
+export const PROOF_FACTORS = ["gain", "alignment", "interference", "radius"] as const;
+export type ProofFactorName = (typeof PROOF_FACTORS)[number];
+/** The factors' columns, separator by separator: plantedGainFactor, …, optimalRadiusFactor. */
+export const FACTOR_COLUMNS = (["planted", "optimal"] as const).flatMap((separator) =>
+  PROOF_FACTORS.map((factor) => `${separator}${capitalised(factor)}Factor` as const),
+);
+
+function capitalised<S extends string>(text: S): Capitalize<S> {
+  return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
 }
 
 const PER_SEPARATOR = (name: string) => [`planted${name}Bound`, `optimal${name}Bound`, `planted${name}Ratio`, `optimal${name}Ratio`];
@@ -54,36 +74,63 @@ export const BOUND_ENTRIES: Readonly<Record<BoundKey, BoundEntry>> = {
     byDefault: "unlessSeparable",
     cost: "from ŵ(0) = 0, a sort of the rows' margins along the planted separator; the tightest, a search over separators (with optimal, n·dim² ≤ 2.5e5)",
   },
+  factors: {
+    key: "factors",
+    columns: FACTOR_COLUMNS,
+    byDefault: "never",
+    cost: "the updates counted point by point in the kernel, then a pass over the rows updated on (from ŵ(0) = 0)",
+  },
+  mistakeSet: {
+    key: "mistakeSet",
+    columns: ["plantedMistakeSetBound", "optimalMistakeSetBound", "tightestMistakeSetBound", "plantedMistakeSetRatio", "optimalMistakeSetRatio", "tightestMistakeSetRatio"],
+    byDefault: "never",
+    cost: "the updates counted point by point in the kernel, then a pass over the rows updated on, a separator",
+  },
 };
 
-/** Every name computed on every run: `bounds: "all"`, and what folders of tools before 0.8 computed. */
-export const ALL_BOUNDS: BoundModes = Object.fromEntries(BOUND_KEYS.map((key) => [key, "always"])) as Record<BoundKey, BoundMode>;
+/** Every a-priori name computed on every run: `bounds: "all"`, and what folders of tools before 0.8 computed. */
+export const ALL_BOUNDS: BoundModes = Object.fromEntries(BOUND_KEYS.map((key) => [key, isAPriori(key) ? "always" : "never"])) as Record<BoundKey, BoundMode>;
+
+function isAPriori(key: BoundKey): boolean {
+  return (A_PRIORI_KEYS as readonly string[]).includes(key);
+}
 
 const DEFAULT_MODES: BoundModes = Object.fromEntries(BOUND_KEYS.map((key) => [key, BOUND_ENTRIES[key].byDefault])) as Record<BoundKey, BoundMode>;
 
 /** The mode of every name under a declaration. */
 export function boundModes(declared: BoundsDeclaration): BoundModes {
   if (declared === "default") return DEFAULT_MODES;
-  return Object.fromEntries(BOUND_KEYS.map((key) => [key, declared.includes(key) ? "always" : "never"])) as Record<BoundKey, BoundMode>;
+  const byDefault = declared[0] === "default";
+  return Object.fromEntries(
+    BOUND_KEYS.map((key) => [key, declared.includes(key) ? "always" : byDefault && isAPriori(key) ? DEFAULT_MODES[key] : "never"]),
+  ) as Record<BoundKey, BoundMode>;
 }
 
-/** A declaration as the experiment file may give it ("all", "default", a name or a list), resolved: names in column order, each once. */
+/**
+ * A declaration as the experiment file may give it ("all", "default", a name or a list, whose words may
+ * include "all" or "default"), resolved: names in column order, each once; a list with "default" (and not
+ * "all") is "default" followed by the names it lists, computed on every run (or "default" alone).
+ */
 export function resolveBounds(input: string | readonly string[] | undefined): BoundsDeclaration {
-  if (input === undefined || input === "default") return "default";
-  if (input === "all") return [...BOUND_KEYS];
+  if (input === undefined) return "default";
   const listed = typeof input === "string" ? [input] : input;
-  return BOUND_KEYS.filter((key) => listed.includes(key));
+  const all = listed.includes("all");
+  if (!all && listed.includes("default")) {
+    const named = BOUND_KEYS.filter((key) => listed.includes(key));
+    return named.length === 0 ? "default" : ["default", ...named];
+  }
+  return BOUND_KEYS.filter((key) => (all && isAPriori(key)) || listed.includes(key));
 }
 
-/** The declaration recorded in a manifest: folders written before the `bounds` key computed every bound. */
+/** The declaration recorded in a manifest: folders written before the `bounds` key computed every a-priori bound. */
 export function recordedBounds(resolved: { readonly bounds?: BoundsDeclaration }): BoundsDeclaration {
-  return resolved.bounds ?? [...BOUND_KEYS];
+  return resolved.bounds ?? [...A_PRIORI_KEYS];
 }
 
-/** A declaration for people and the manifest: "default", "all", or the names joined by commas. */
+/** A declaration for people and the manifest: "default", "all", or the names joined by commas ("all,factors"). */
 export function describeBounds(declared: BoundsDeclaration): string {
   if (declared === "default") return "default";
-  if (BOUND_KEYS.every((key) => declared.includes(key))) return "all";
+  if (A_PRIORI_KEYS.every((key) => declared.includes(key))) return ["all", ...A_POSTERIORI_KEYS.filter((key) => declared.includes(key))].join(",");
   return declared.length === 0 ? "none" : declared.join(",");
 }
 

@@ -29,7 +29,7 @@ export interface StatisticRule {
 export const DEFAULT_FAIL_RULES = ["converged", "errors", "median:updates:5%"];
 
 /** The run columns a statistic rule may read: counts and every bound, ratio, radius and margin. */
-const NUMERIC_COLUMNS = RUN_COLUMNS.filter((column) => /^(updates|epochs|firstEpochMistakes|lastEpochMistakes|finalErrors|pocketErrors|wrongSide|learnerRadius|plantedMargin|optimalMargin|bestBound|bestRatio)$|(Bound|Ratio)$/.test(column));
+const NUMERIC_COLUMNS = RUN_COLUMNS.filter((column) => /^(updates|epochs|firstEpochMistakes|lastEpochMistakes|finalErrors|pocketErrors|wrongSide|learnerRadius|plantedMargin|optimalMargin|bestBound|bestRatio)$|(Bound|Ratio|Factor)$/.test(column));
 
 export function parseFailRule(text: string): FailRule {
   if (text === "converged" || text === "errors") return { kind: text, text };

@@ -19,8 +19,8 @@ export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", 
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
-  epochPairs(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
-  epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number): number;
+  epochPairs(n: number, dim: number, u: number, w: number, order: number, eta: number, counts: number): number;
+  epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number, counts: number): number;
   rowDotsAndSquares(n: number, dim: number, x: number, w: number, dots: number, squares: number): void;
   placeRows(n: number, dim: number, x: number, w: number, bases: number, scales: number): void;
   rowDots(n: number, dim: number, u: number, w: number, out: number, start: number): void;
@@ -81,11 +81,17 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
   const exports = loadKernel();
   if (exports === null) return null;
 
-  // u (unless resident already: KernelArrays gives it as itself), ŵ, and the epoch's order (n i32, in ⌈n/2⌉
-  // doubles' room); null where they do not fit, or inside a run's onEpoch (whose epochs' arrays are live).
-  const arrays = EPOCH_ARRAYS.of(exports, [n * dim, dim, Math.ceil(n / 2)], [data.u]);
+  // u (unless resident already: KernelArrays gives it as itself), ŵ, the epoch's order (n i32, in ⌈n/2⌉
+  // doubles' room) and, where asked for, the update counts (n i32 likewise); null where they do not fit, or
+  // inside a run's onEpoch (whose epochs' arrays are live).
+  const counted = options.counts;
+  const lengths = counted === undefined ? [n * dim, dim, Math.ceil(n / 2)] : [n * dim, dim, Math.ceil(n / 2), Math.ceil(n / 2)];
+  const arrays = EPOCH_ARRAYS.of(exports, lengths, [data.u]);
   if (arrays === null) return null;
-  const [rows, w, orderRoom] = arrays as [Float64Array, Float64Array, Float64Array];
+  const [rows, w, orderRoom, countRoom] = arrays as [Float64Array, Float64Array, Float64Array, Float64Array | undefined];
+  const counts = countRoom === undefined ? null : new Int32Array(countRoom.buffer, countRoom.byteOffset, n);
+  counts?.set(counted!);
+  const countsAt = counts === null ? 0 : counts.byteOffset;
   if (rows !== data.u) rows.set(data.u);
   w.set(options.initialWeights);
   const permutation = new Int32Array(orderRoom.buffer, orderRoom.byteOffset, n);
@@ -98,7 +104,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     if (order === "shuffle") shuffleInPlace(permutation, random!);
     // Speculate on 4 points at a time once fewer than 1 in 8 is a mistake, else on 2 (the kernel's note).
     const epochOf = mistakes * 8 < n ? exports.epochQuads : exports.epochPairs;
-    mistakes = epochOf(n, dim, rows.byteOffset, w.byteOffset, permutation.byteOffset, eta);
+    mistakes = epochOf(n, dim, rows.byteOffset, w.byteOffset, permutation.byteOffset, eta, countsAt);
     if (mistakes < 0) throw overflowError(updates - mistakes - 1);
     updates += mistakes;
     if (epoch === 1) first = mistakes;
@@ -106,6 +112,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
       // Copied out of the kernel's memory, which the next run overwrites.
       const weights = smallFloat64Copy(w);
       if (!weights.every(Number.isFinite)) throw overflowError(updates);
+      if (counts !== null) counted!.set(counts);
       return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights };
     }
     if (options.onEpoch) {
@@ -118,6 +125,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
       }
     }
   }
+  if (counts !== null) counted!.set(counts);
   return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: first, lastEpochMistakes: mistakes, weights: smallFloat64Copy(w) };
 }
 

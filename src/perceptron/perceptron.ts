@@ -20,6 +20,12 @@ export interface PerceptronOptions {
    * in TypeScript instead, with the same results.
    */
   readonly onEpoch?: (weights: Float64Array, epoch: number) => void;
+  /**
+   * Where to count the updates point by point (length n, added to: pass zeros): counts[i] += 1 for each
+   * update on point i. The a-posteriori bounds need them (docs/theory.md, "Mistake-set bounds"); a run
+   * that does not ask pays nothing for them.
+   */
+  readonly counts?: Int32Array;
 }
 
 export interface PerceptronResult {
@@ -45,6 +51,7 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
   const { n, dim, u } = data;
   const { eta, order, maxEpochs } = options;
   const random = checkOptions(data, options);
+  const counts = options.counts;
   const w = Float64Array.from(options.initialWeights);
   const permutation = new Int32Array(n);
   for (let i = 0; i < n; i++) permutation[i] = i;
@@ -56,7 +63,8 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
     if (order === "shuffle") shuffleInPlace(permutation, random!);
     mistakes = 0;
     for (let k = 0; k < n; k++) {
-      const row = permutation[k]! * dim;
+      const point = permutation[k]!;
+      const row = point * dim;
       let dot = 0;
       for (let j = 0; j < dim; j++) dot += w[j]! * u[row + j]!;
       // dot <= 0, written so that NaN lands here too: an overflow (∞ − ∞) must not pass for a correct
@@ -64,6 +72,7 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
       if (!(dot > 0)) {
         if (dot !== dot) throw overflowError(updates + mistakes);
         for (let j = 0; j < dim; j++) w[j]! += eta * u[row + j]!;
+        if (counts !== undefined) counts[point]!++;
         mistakes++;
       }
     }
@@ -84,6 +93,7 @@ export function checkOptions(data: LearnerData, options: PerceptronOptions): Uni
     throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${data.dim}`);
   }
   if (options.order === "shuffle" && options.random === undefined) throw new TypeError("a shuffled order needs a random stream");
+  if (options.counts !== undefined && options.counts.length !== data.n) throw new RangeError(`update counts have length ${options.counts.length}, expected ${data.n}`);
   return options.random;
 }
 

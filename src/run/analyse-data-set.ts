@@ -4,6 +4,7 @@ import { freundSchapireAlong, type FreundSchapire } from "../bounds/freund-schap
 import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
+import { aPosterioriOf, type APosteriori } from "./a-posteriori.js";
 import type { DataSet } from "../generators/data-set.js";
 import { rowDots } from "../math/row-dots.js";
 import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
@@ -78,6 +79,8 @@ export interface Analysis {
    * for ŵ(0) ≠ 0 within TIGHTEST_LIMIT; from ŵ(0) = 0 the smaller of the planted and max-margin ones).
    */
   readonly tightest: TightestSeparators | null;
+  /** The proof's four factors and the mistake-set bounds (docs/theory.md), where `bounds` lists them; else null. */
+  readonly aPosteriori: APosteriori | null;
 }
 
 /**
@@ -103,9 +106,11 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     maxEpochs: options.maxEpochs,
   };
   const orderStream = () => (options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined);
-  const perceptron = runPerceptron(learner, { ...training, random: orderStream() });
-  checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   const modes = analysis.bounds ?? ALL_BOUNDS;
+  // The a-posteriori columns need the updates point by point: counted only where they are asked for.
+  const counts = modes.factors !== "never" || modes.mistakeSet !== "never" ? new Int32Array(learner.n) : undefined;
+  const perceptron = runPerceptron(learner, { ...training, random: orderStream(), ...(counts === undefined ? {} : { counts }) });
+  checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   // The separator's margin always; its four bounds as the declaration says.
   const wanted = wantedBounds(modes);
   const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots, wanted);
@@ -150,6 +155,16 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     maxMargin?.separator && optimal !== null && (zeroInit || withOptimal) && computes(modes.tightest, notKnownSeparable)
       ? tightestSeparators(learner, options.eta, initialWeights, maxMargin.separator, planted)
       : null;
+  const aPosteriori =
+    counts === undefined
+      ? null
+      : aPosterioriOf(learner, counts, modes, {
+          eta: options.eta,
+          initialWeights,
+          planted: planted === null ? null : { separator: planted, margin: plantedBounds!.margin, dots: plantedDots },
+          optimal: maxMargin?.separator && optimal !== null ? { separator: maxMargin.separator, margin: optimal.margin } : null,
+          freundSchapire,
+        });
   return {
     perceptron,
     initialWeights,
@@ -164,6 +179,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     pocketErrors,
     freundSchapire,
     tightest,
+    aPosteriori,
   };
 }
 

@@ -1,4 +1,4 @@
-import { boundModes, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
+import { boundModes, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { generatorEntry } from "../generators/generator-registry.js";
@@ -7,11 +7,12 @@ import { parseInit, type InitSpec } from "../perceptron/initial-weights.js";
 import { ResidentArrays } from "../perceptron/perceptron-wasm.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { createDraws } from "../random/random-draws.js";
+import type { APosteriori } from "./a-posteriori.js";
 import { analyseDataSet } from "./analyse-data-set.js";
 import { residentBytes } from "./estimate-run-memory.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,
@@ -57,6 +58,8 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
   const fs = analysis.freundSchapire;
   const plantedFs = fs?.planted?.bound ?? null;
   const tightestFs = fs?.tightest?.bound ?? null;
+  const ms = analysis.aPosteriori?.mistakeSet ?? null;
+  const mistakeSet = [ms?.planted ?? null, ms?.optimal ?? null, ms?.tightest ?? null] as const;
   const expected = expectedUpdates(spec);
   const missed = missesExpectation(spec, updates, converged, expected, bounds.optimal) ? 1 : 0;
   const row = assembleRow(spec, {
@@ -87,10 +90,17 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
     bestRatio: ratio(updates, converged, best),
     plantedFreundSchapireRatio: anyRunRatio(updates, plantedFs),
     tightestFreundSchapireRatio: anyRunRatio(updates, tightestFs),
+    ...factorFields(analysis.aPosteriori?.factors ?? null),
+    plantedMistakeSetBound: mistakeSet[0],
+    optimalMistakeSetBound: mistakeSet[1],
+    tightestMistakeSetBound: mistakeSet[2],
+    plantedMistakeSetRatio: anyRunRatio(updates, mistakeSet[0]),
+    optimalMistakeSetRatio: anyRunRatio(updates, mistakeSet[1]),
+    tightestMistakeSetRatio: anyRunRatio(updates, mistakeSet[2]),
     violations:
       countViolations(updates, bounds.planted) +
       countViolations(updates, bounds.optimal) +
-      [tightestHu, tightestOptimised, plantedFs, tightestFs].filter((bound) => exceeds(updates, bound)).length +
+      [tightestHu, tightestOptimised, plantedFs, tightestFs, ...mistakeSet].filter((bound) => exceeds(updates, bound)).length +
       missed,
     nonFinite: null,
   });
@@ -142,9 +152,26 @@ type RowTail = Pick<
   | "bestRatio"
   | "plantedFreundSchapireRatio"
   | "tightestFreundSchapireRatio"
+  | FactorColumn
+  | "plantedMistakeSetBound"
+  | "optimalMistakeSetBound"
+  | "tightestMistakeSetBound"
+  | "plantedMistakeSetRatio"
+  | "optimalMistakeSetRatio"
+  | "tightestMistakeSetRatio"
   | "violations"
   | "nonFinite"
 >;
+
+/** The factor columns of a run (null where `factors` is not listed, or a separator has none). */
+function factorFields(factors: APosteriori["factors"]): Record<FactorColumn, number | null> {
+  const fields = {} as Record<FactorColumn, number | null>;
+  for (const separator of SEPARATORS) {
+    const values = factors?.[separator] ?? null;
+    for (const factor of PROOF_FACTORS) fields[`${separator}${capitalise(factor)}Factor`] = values?.[factor] ?? null;
+  }
+  return fields;
+}
 
 /**
  * Every column of a row, null, in the order assembleRow writes them: taken from the first row assembled.
@@ -230,6 +257,13 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
     bestRatio: null,
     plantedFreundSchapireRatio: null,
     tightestFreundSchapireRatio: null,
+    ...factorFields(null),
+    plantedMistakeSetBound: null,
+    optimalMistakeSetBound: null,
+    tightestMistakeSetBound: null,
+    plantedMistakeSetRatio: null,
+    optimalMistakeSetRatio: null,
+    tightestMistakeSetRatio: null,
     violations: null,
     nonFinite: null,
   });

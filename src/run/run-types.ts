@@ -1,4 +1,4 @@
-import type { BoundsDeclaration } from "../bounds/bound-choice.js";
+import type { BoundsDeclaration, ProofFactorName } from "../bounds/bound-choice.js";
 import type { BoundName } from "../bounds/convergence-bounds.js";
 import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
@@ -79,6 +79,8 @@ export type SeparatorName = (typeof SEPARATORS)[number];
 
 export type BoundColumn = `${SeparatorName}${Capitalize<BoundName>}Bound`;
 export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;
+/** The proof's four factors of each separator (docs/theory.md, "Why a bound is loose"): plantedGainFactor, … */
+export type FactorColumn = `${SeparatorName}${Capitalize<ProofFactorName>}Factor`;
 
 /** optimalStatus: the max-margin solver's outcome, or "off" when the experiment turned it off. */
 export type OptimalStatus = MaxMarginStatus | "off";
@@ -126,8 +128,19 @@ export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVer
   readonly tightestFreundSchapireBound: number | null;
   readonly plantedFreundSchapireRatio: number | null;
   readonly tightestFreundSchapireRatio: number | null;
+  /**
+   * The a-posteriori mistake-set bound (docs/theory.md, "Mistake-set bounds"), where `bounds` lists
+   * mistakeSet: at the planted and the max-margin separator scaled to margin 1 (on noisy data, the planted
+   * Freund–Schapire optimum), and at the tightest Freund–Schapire optimum; ratios updates/bound for every run.
+   */
+  readonly plantedMistakeSetBound: number | null;
+  readonly optimalMistakeSetBound: number | null;
+  readonly tightestMistakeSetBound: number | null;
+  readonly plantedMistakeSetRatio: number | null;
+  readonly optimalMistakeSetRatio: number | null;
+  readonly tightestMistakeSetRatio: number | null;
   /** Bounds the run's updates exceed, plus 1 if it misses its expected count: a bug if ever above 0. */
   readonly violations: number | null;
   /** Columns whose value left float64's range (overflow, or 0/0 after an underflow), written empty; space-separated. */
   readonly nonFinite: string | null;
-} & { readonly [K in BoundColumn]: number | null } & { readonly [K in RatioColumn]: number | null };
+} & { readonly [K in BoundColumn]: number | null } & { readonly [K in RatioColumn]: number | null } & { readonly [K in FactorColumn]: number | null };

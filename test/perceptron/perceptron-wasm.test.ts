@@ -23,12 +23,24 @@ function outcome(train: () => PerceptronResult | null): unknown {
   }
 }
 
-/** Both kernels on the same data and options, with fresh but identical random streams for the order. */
+/**
+ * Both kernels on the same data and options, with fresh but identical random streams for the order: the
+ * same outcome without update counts and with them, and the same counts, which add up to the updates.
+ */
 function expectIdentical(data: LearnerData, options: Omit<PerceptronOptions, "random">, seed = 1): PerceptronResult {
   const reference = outcome(() => trainPerceptron(data, { ...options, random: createRandom(seed, "order") }));
   const wasm = outcome(() => trainPerceptronWasm(data, { ...options, random: createRandom(seed, "order") }));
   expect(wasm).toEqual(reference);
-  return trainPerceptron(data, { ...options, random: createRandom(seed, "order") });
+  const counted = (train: typeof trainPerceptron) => {
+    const counts = new Int32Array(data.n);
+    return { outcome: outcome(() => train(data, { ...options, random: createRandom(seed, "order"), counts })), counts: Array.from(counts) };
+  };
+  const [referenceCounted, wasmCounted] = [counted(trainPerceptron), counted((d, o) => trainPerceptronWasm(d, o)!)];
+  expect({ outcome: wasmCounted.outcome, counts: wasmCounted.counts }).toEqual(referenceCounted);
+  expect(referenceCounted.outcome).toEqual(reference);
+  const result = trainPerceptron(data, { ...options, random: createRandom(seed, "order") });
+  if (!("threw" in (reference as object))) expect(referenceCounted.counts.reduce((a, b) => a + b, 0)).toBe(result.updates);
+  return result;
 }
 
 const zero = (dim: number) => new Float64Array(dim);

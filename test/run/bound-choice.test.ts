@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOUND_ENTRIES, BOUND_KEYS, resolveBounds, type BoundsDeclaration } from "../../src/bounds/bound-choice.js";
+import { A_PRIORI_KEYS, BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, resolveBounds, type BoundsDeclaration } from "../../src/bounds/bound-choice.js";
 import { compareResults } from "../../src/compare/compare-results.js";
 import { InputError } from "../../src/experiment/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
@@ -95,13 +95,23 @@ describe("bounds: which bounds a run computes", () => {
     const parse = (extra: Record<string, unknown>) => parseExperiment({ grid: { n: 10, d: 2, margin: 0.1 }, ...extra }, "b");
     expect(parse({}).bounds).toBe("default");
     expect(parse({ bounds: "default" }).bounds).toBe("default");
-    expect(parse({ bounds: "all" }).bounds).toEqual([...BOUND_KEYS]);
+    expect(parse({ bounds: "all" }).bounds).toEqual([...A_PRIORI_KEYS]);
+    // The a-posteriori names are computed only where listed: beside "all", beside "default", alone.
+    expect(parse({ bounds: ["all", "mistakeSet"] }).bounds).toEqual([...A_PRIORI_KEYS, "mistakeSet"]);
+    expect(parse({ bounds: ["mistakeSet", "default", "factors"] }).bounds).toEqual(["default", "factors", "mistakeSet"]);
+    expect(parse({ bounds: ["default"] }).bounds).toBe("default");
+    expect(parse({ bounds: "factors" }).bounds).toEqual(["factors"]);
+    expect(describeBounds(resolveBounds(["all", "factors"]))).toBe("all,factors");
+    expect(describeBounds(resolveBounds(["default", "factors"]))).toBe("default,factors");
+    const modes = boundModes(resolveBounds(["default", "tightest", "factors"]));
+    expect([modes.novikoff, modes.tightest, modes.freundSchapire, modes.factors, modes.mistakeSet]).toEqual(["always", "always", "unlessSeparable", "always", "never"]);
+    expect(boundModes(resolveBounds("all")).factors).toBe("never");
     expect(parse({ bounds: "hu" }).bounds).toEqual(["hu"]);
     expect(parse({ bounds: ["best", "novikoff", "novikoff"] }).bounds).toEqual(["novikoff", "best"]);
     expect(parse({ bounds: [] }).bounds).toEqual([]);
     expect(() => parse({ bounds: ["best"] })).toThrow("bounds: [\"best\"] best is the smallest of the bounds listed: list at least one of novikoff, snapp, hu, optimised, tightest beside it");
     expect(() => parse({ bounds: "tightest", optimal: false })).toThrow('bounds: "tightest" tightest searches from the max-margin separator: it needs optimal true');
-    expect(() => parse({ bounds: "fs" })).toThrow('bounds: "fs" must be "all", "default", or one or a list of novikoff, snapp, hu, optimised, best, tightest, freundSchapire');
+    expect(() => parse({ bounds: "fs" })).toThrow('bounds: "fs" must be "all", "default", or one or a list of novikoff, snapp, hu, optimised, best, tightest, freundSchapire, factors, mistakeSet');
   });
 });
 

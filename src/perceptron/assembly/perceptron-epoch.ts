@@ -14,7 +14,9 @@
 // frequent (less work dropped) and 4 when they are rare (more independent addition chains in flight).
 //
 // Memory, all laid out by the caller: u (n × dim f64, row-major), ŵ (dim f64), order (n i32, the points
-// of this epoch in presentation order). The return value is the number of mistakes (= updates) of the
+// of this epoch in presentation order), and, where the caller asks for them (counts ≠ 0), the per-point
+// update counts (n i32: counts[i] += 1 for each update on point i; the a-posteriori bounds need them).
+// The return value is the number of mistakes (= updates) of the
 // epoch, or −(mistakes + 1) when a dot product was NaN (float64 overflow, ∞ − ∞), with ŵ as it stood
 // before that point: the caller reports the overflow as the reference does.
 
@@ -38,13 +40,21 @@ function update(w: usize, row: usize, bytes: usize, eta: f64): void {
   if (j < bytes) store<f64>(w + j, load<f64>(w + j) + eta * load<f64>(row + j));
 }
 
+/** counts[point] += 1 for the update on the point at position `i` of the order, where counts are kept. */
+@inline
+function count(counts: usize, order: usize, i: i32): void {
+  if (counts == 0) return;
+  const at = counts + (<usize>load<i32>(order + (<usize>i << 2)) << 2);
+  store<i32>(at, load<i32>(at) + 1);
+}
+
 @inline
 function rowAt(u: usize, order: usize, i: i32, bytes: usize): usize {
   return u + <usize>load<i32>(order + (<usize>i << 2)) * bytes;
 }
 
 /** The points from `i` on, one at a time: the tail of an epoch, exactly the reference loop. */
-function single(n: i32, bytes: usize, u: usize, w: usize, order: usize, eta: f64, i: i32, mistakes: i32): i32 {
+function single(n: i32, bytes: usize, u: usize, w: usize, order: usize, eta: f64, i: i32, mistakes: i32, counts: usize): i32 {
   for (; i < n; i++) {
     const row = rowAt(u, order, i, bytes);
     let dot: f64 = 0;
@@ -52,6 +62,7 @@ function single(n: i32, bytes: usize, u: usize, w: usize, order: usize, eta: f64
     if (!(dot > 0)) {
       if (dot != dot) return -mistakes - 1;
       update(w, row, bytes, eta);
+      count(counts, order, i);
       mistakes++;
     }
   }
@@ -59,7 +70,7 @@ function single(n: i32, bytes: usize, u: usize, w: usize, order: usize, eta: f64
 }
 
 /** An epoch scoring two points at a time (lanes 0 and 1 of one f64x2). */
-export function epochPairs(n: i32, dim: i32, u: usize, w: usize, order: usize, eta: f64): i32 {
+export function epochPairs(n: i32, dim: i32, u: usize, w: usize, order: usize, eta: f64, counts: usize): i32 {
   const bytes = <usize>dim << 3;
   let mistakes = 0;
   let i = 0;
@@ -89,14 +100,15 @@ export function epochPairs(n: i32, dim: i32, u: usize, w: usize, order: usize, e
     }
     if (dot != dot) return -mistakes - 1;
     update(w, row, bytes, eta);
+    count(counts, order, i);
     mistakes++;
     i++;
   }
-  return single(n, bytes, u, w, order, eta, i, mistakes);
+  return single(n, bytes, u, w, order, eta, i, mistakes, counts);
 }
 
 /** An epoch scoring four points at a time (two f64x2, two independent addition chains). */
-export function epochQuads(n: i32, dim: i32, u: usize, w: usize, order: usize, eta: f64): i32 {
+export function epochQuads(n: i32, dim: i32, u: usize, w: usize, order: usize, eta: f64, counts: usize): i32 {
   const bytes = <usize>dim << 3;
   let mistakes = 0;
   let i = 0;
@@ -140,8 +152,9 @@ export function epochQuads(n: i32, dim: i32, u: usize, w: usize, order: usize, e
     }
     if (dot != dot) return -mistakes - 1;
     update(w, row, bytes, eta);
+    count(counts, order, i);
     mistakes++;
     i++;
   }
-  return single(n, bytes, u, w, order, eta, i, mistakes);
+  return single(n, bytes, u, w, order, eta, i, mistakes, counts);
 }
