@@ -7,7 +7,7 @@ import { convert, convertWithDictionary, DEFAULT_PARSERS } from "hyparquet/src/c
 import { readDataPageV2 } from "hyparquet/src/datapage.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import type { RunRow } from "../run/run-types.js";
-import { RUN_COLUMNS } from "./run-columns.js";
+import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "./run-columns.js";
 
 /**
  * A decoded row group: the numbers of every numeric column in one array and whether each has a value (else
@@ -32,13 +32,16 @@ interface GroupPlace {
  * A runs.parquet written by this tool (RunsParquetWriter), read synchronously a row group at a time: the
  * footer once (keeping only where each group lies), then each group's bytes in one read, decoded column by
  * column. Rows are built one at a time as asked for. The file is opened for each read and closed again, so
- * that a merge of thousands of shards holds one descriptor. A file with other columns than RUN_COLUMNS is
- * refused (Error: callers say whose).
+ * that a merge of thousands of shards holds one descriptor. A file with other columns than RUN_COLUMNS (or
+ * those of a tool before 0.10, without the a-posteriori columns, which then read as null) is refused (Error:
+ * callers say whose).
  */
 export class RunsParquetReader {
   readonly rows: number;
   readonly #groups: GroupPlace[] = [];
   readonly #decoders: readonly Decoder[];
+  /** Where each of the file's columns goes in RUN_COLUMNS. */
+  readonly #places: readonly number[];
 
   constructor(readonly path: string) {
     const fd = openSync(path, "r");
@@ -54,7 +57,10 @@ export class RunsParquetReader {
       closeSync(fd);
     }
     const names = metadata.schema.slice(1).map((element) => element.name);
-    if (names.join(",") !== RUN_COLUMNS.join(",")) throw new Error(`its columns are not those of runs.csv (${names.slice(0, 4).join(", ")}, …)`);
+    if (names.join(",") !== RUN_COLUMNS.join(",") && names.join(",") !== COLUMNS_BEFORE_0_10.join(",")) {
+      throw new Error(`its columns are not those of runs.csv (${names.slice(0, 4).join(", ")}, …)`);
+    }
+    this.#places = names.map((name) => RUN_COLUMNS.indexOf(name as (typeof RUN_COLUMNS)[number]));
     this.#decoders = decodersFor(metadata);
     for (const group of metadata.row_groups) {
       const chunks = group.columns.map((column) => {
@@ -94,8 +100,9 @@ export class RunsParquetReader {
     }
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
     const { rows } = place;
-    const group: DecodedGroup = { rows, numbers: new Float64Array(rows * RUN_COLUMNS.length), present: new Uint8Array(rows * RUN_COLUMNS.length), others: [] };
-    this.#decoders.forEach((decoder, c) => decodeColumn(reader, decoder, group, c));
+    // A column the file does not have (written before it existed) stays null: numeric, never present.
+    const group: DecodedGroup = { rows, numbers: new Float64Array(rows * RUN_COLUMNS.length), present: new Uint8Array(rows * RUN_COLUMNS.length), others: RUN_COLUMNS.map(() => null) };
+    this.#decoders.forEach((decoder, f) => decodeColumn(reader, decoder, group, this.#places[f]!));
     return group;
   }
 }
@@ -170,13 +177,16 @@ function decodersFor(metadata: ReturnType<typeof parquetMetadata>): readonly Dec
   return decoders;
 }
 
-/** hyparquet's decoder parameters for each column, as its own readRowGroup makes them. */
+/** The columns of runs.parquet written before 0.10: those of today less the a-posteriori ones. */
+const COLUMNS_BEFORE_0_10 = RUN_COLUMNS.filter((column) => !(A_POSTERIORI_COLUMNS as readonly string[]).includes(column));
+
+/** hyparquet's decoder parameters for each of the file's columns, as its own readRowGroup makes them. */
 function columnDecoders(metadata: ReturnType<typeof parquetMetadata>) {
   const tree = parquetSchema(metadata);
   const first = metadata.row_groups[0];
-  return RUN_COLUMNS.map((_, c) => {
+  return metadata.schema.slice(1).map((element, c) => {
     const meta = first?.columns[c]?.meta_data;
-    const pathInSchema = meta?.path_in_schema ?? [RUN_COLUMNS[c]!];
+    const pathInSchema = meta?.path_in_schema ?? [element.name];
     const schemaPath = getTreePath(tree, pathInSchema);
     return { pathInSchema, element: schemaPath.at(-1)!.element, schemaPath, type: schemaPath.at(-1)!.element.type!, codec: meta?.codec ?? "SNAPPY", parsers: DEFAULT_PARSERS };
   });

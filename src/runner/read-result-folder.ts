@@ -1,7 +1,9 @@
 import { generatorEntry } from "../generators/generator-registry.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { statistics } from "../aggregate/statistics.js";
 import { summariseRuns } from "../aggregate/summarise-runs.js";
+import { A_POSTERIORI_COLUMNS } from "../export/run-columns.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
@@ -56,10 +58,20 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
   } catch {
     throw new InputError(`${summaryPath}: not valid JSON (an unfinished sweep? its manifest says ${manifest.status})`);
   }
-  if (rows.length === 0 || (rows[0]!.updates.p25 !== undefined && rows[0]!.mistakes !== undefined)) return rows;
+  if (rows.length === 0 || (rows[0]!.updates.p25 !== undefined && rows[0]!.mistakes !== undefined)) return withAPosteriori(rows);
   const missing = rows[0]!.updates.p25 === undefined ? "p10, p25 or p75" : "statistics over every run (mistakes, Freund–Schapire)";
   onNote?.(`summary.json has no ${missing} (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
   return summariseRuns(recordsOf(folder, manifest));
+}
+
+/**
+ * Summary rows of a tool before 0.10, which had no a-posteriori columns (nothing of them was computed), with
+ * those columns' statistics empty, so that every row has every statistic its type names; newer rows as they are.
+ */
+function withAPosteriori(rows: SummaryRow[]): SummaryRow[] {
+  if (rows[0]!.plantedGainFactor !== undefined) return rows;
+  const empty = statistics([]);
+  return rows.map((row) => ({ ...row, ...Object.fromEntries(A_POSTERIORI_COLUMNS.map((column) => [column, empty])) }));
 }
 
 /**
