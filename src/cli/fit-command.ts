@@ -84,6 +84,16 @@ function humanReport(path: string, r: FitReport): string {
     lines.push(`Freund–Schapire  ${r.freundSchapireBound} over every (u, γ) at E = ${r.epochs} epochs (holds without separability); updates/bound ${r.updates / r.freundSchapireBound}`);
   }
   if (r.tightestHuBound !== null) lines.push(`tightest   Hu D² ${r.tightestHuBound}, N(v) ${r.tightestOptimisedBound} over every separator`);
+  if (r.factors !== null) {
+    const { gain, alignment, interference, radius } = r.factors;
+    lines.push(
+      `why loose  (R/γ*)²/updates = (A·B·C·D)² = ${((gain ?? NaN) * (alignment ?? NaN) * (interference ?? NaN) * (radius ?? NaN)) ** 2}: A gain ${gain}, B alignment ${alignment}, C interference ${interference}, D radius ${radius} (the proof's four steps, docs/theory.md)`,
+    );
+  }
+  if (r.mistakeSetBound !== null || r.tightestMistakeSetBound !== null) {
+    const at = [r.mistakeSetBound === null ? null : `${r.mistakeSetBound} at the max-margin separator`, r.tightestMistakeSetBound === null ? null : `${r.tightestMistakeSetBound} at the tightest Freund–Schapire (u, γ)`];
+    lines.push(`a posteriori  mistake-set bound ${at.filter((part) => part !== null).join(", ")}: a certificate on this run's own update rounds, not a prediction`);
+  }
   if (r.bounds !== null) {
     lines.push("", "bound       value               updates/bound");
     for (const [name, value] of Object.entries(r.bounds)) {

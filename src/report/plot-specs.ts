@@ -5,6 +5,7 @@ import { etaAndInitPlot } from "./plot-eta-and-init.js";
 import { convergedSharePlot, updatesPerPointPlot } from "./plot-per-point.js";
 import { expectedUpdatesPlot, threePointRatioPlot } from "./plot-structured-families.js";
 import { freundSchapirePlot } from "./plot-freund-schapire.js";
+import { proofFactorsPlot } from "./plot-proof-factors.js";
 import { tightnessPlot } from "./plot-tightness.js";
 import { updatesVsBoundsPlot } from "./plot-updates-vs-bounds.js";
 
@@ -31,6 +32,7 @@ export function reportPlots(summary: readonly SummaryRow[], runs: readonly RunRo
     updatesPerPointPlot(input),
     convergedSharePlot(input),
     freundSchapirePlot(input),
+    proofFactorsPlot(input),
   ];
   // The caption travels with the specification (Vega-Lite's description), so a .vl.json says what it shows.
   return plots.filter((plot): plot is Plot => plot !== null).map((plot) => ({ ...plot, spec: { $schema: plot.spec.$schema, description: plot.caption, ...plot.spec } }));

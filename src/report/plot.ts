@@ -13,6 +13,7 @@ export const PLOT_NAMES = [
   "expected-updates",
   "three-point-ratio",
   "freund-schapire-vs-noise",
+  "proof-factors",
 ] as const;
 export type PlotName = (typeof PLOT_NAMES)[number];
 

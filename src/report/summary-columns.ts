@@ -12,6 +12,25 @@ export interface ReportColumn {
  * or not) of the mistakes, the pocket errors and the two Freund–Schapire bounds.
  */
 export function reportColumns(summary: readonly SummaryRow[]): readonly ReportColumn[] {
+  return [...withNoise(summary), ...mistakeSetColumns(summary)];
+}
+
+/**
+ * The medians of the a-posteriori mistake-set bounds, where the sweep listed mistakeSet: certificates on the
+ * run's own update rounds (docs/theory.md), labelled so, and never part of `best`.
+ */
+function mistakeSetColumns(summary: readonly SummaryRow[]): ReportColumn[] {
+  const separators = [
+    { key: "plantedMistakeSetBound", title: "MS planted (a posteriori)" },
+    { key: "optimalMistakeSetBound", title: "MS* (a posteriori)" },
+    { key: "tightestMistakeSetBound", title: "MS at tightest FS (a posteriori)" },
+  ] as const;
+  return separators
+    .filter(({ key }) => summary.some((row) => (row[key]?.median ?? null) !== null))
+    .map(({ key, title }) => ({ title, value: (row: SummaryRow) => number(row[key]?.median ?? null) }));
+}
+
+function withNoise(summary: readonly SummaryRow[]): readonly ReportColumn[] {
   if (!summary.some(beyondSeparable)) return REPORT_COLUMNS;
   const at = REPORT_COLUMNS.findIndex((column) => column.title === "offset") + 1;
   return [

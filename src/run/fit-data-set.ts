@@ -1,4 +1,6 @@
+import { ALL_BOUNDS } from "../bounds/bound-choice.js";
 import type { BoundSet } from "../bounds/convergence-bounds.js";
+import type { ProofFactors } from "../bounds/proof-factors.js";
 import type { DataSet } from "../generators/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
 import { LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
@@ -43,6 +45,17 @@ export interface FitReport {
   readonly tightestOptimisedBound: number | null;
   /** Freund–Schapire at E = epochs over every (u, γ), from ŵ(0) = 0 only (docs/theory.md, "Beyond separable data"). */
   readonly freundSchapireBound: number | null;
+  /**
+   * Why (R/γ*)² is loose on this run (docs/theory.md, "Why a bound is loose"): the proof's four factors for
+   * the max-margin separator, from ŵ(0) = 0 with at least one update; null otherwise.
+   */
+  readonly factors: ProofFactors | null;
+  /**
+   * The a-posteriori mistake-set bound (docs/theory.md) on this run's update rounds: at the max-margin
+   * separator scaled to margin 1, and at the tightest Freund–Schapire optimum (ŵ(0) = 0); a certificate, not a prediction.
+   */
+  readonly mistakeSetBound: number | null;
+  readonly tightestMistakeSetBound: number | null;
   /** Mistakes in the first and in the last epoch; training points the final ŵ and the pocket (best epoch's ŵ) misclassify. */
   readonly firstEpochMistakes: number;
   readonly lastEpochMistakes: number;
@@ -54,14 +67,18 @@ export interface FitReport {
   readonly nonFinite: string[];
 }
 
+/** Every bound, a-priori and a-posteriori: fit is one run. */
+const FIT_BOUNDS = { ...ALL_BOUNDS, factors: "always", mistakeSet: "always" } as const;
+
 /** One perceptron run on a data set, with every bound from its max-margin separator. */
 export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
-  const analysis = analyseDataSet(data, options);
+  const analysis = analyseDataSet(data, options, { bounds: FIT_BOUNDS });
   const { updates, epochs, converged, weights } = analysis.perceptron;
   const bounds = analysis.optimal?.bounds ?? null;
   const tightestHu = analysis.tightest?.hu?.bound ?? null;
   const tightestOptimised = analysis.tightest?.optimised?.bound ?? null;
   const freundSchapire = analysis.freundSchapire?.tightest?.bound ?? null;
+  const mistakeSet = analysis.aPosteriori?.mistakeSet ?? null;
   const report = {
     n: data.n,
     d: data.d,
@@ -87,15 +104,21 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     tightestHuBound: tightestHu,
     tightestOptimisedBound: tightestOptimised,
     freundSchapireBound: freundSchapire,
+    factors: analysis.aPosteriori?.factors?.optimal ?? null,
+    mistakeSetBound: mistakeSet?.optimal ?? null,
+    tightestMistakeSetBound: mistakeSet?.tightest ?? null,
     firstEpochMistakes: analysis.perceptron.firstEpochMistakes,
     lastEpochMistakes: analysis.perceptron.lastEpochMistakes,
     finalErrors: analysis.finalErrors,
     pocketErrors: analysis.pocketErrors,
-    violations: countViolations(updates, bounds) + [tightestHu, tightestOptimised, freundSchapire].filter((bound) => exceeds(updates, bound)).length,
+    violations:
+      countViolations(updates, bounds) +
+      [tightestHu, tightestOptimised, freundSchapire, mistakeSet?.optimal ?? null, mistakeSet?.tightest ?? null].filter((bound) => exceeds(updates, bound)).length,
   };
   // Radius, margin and bounds can overflow (or be 0/0 after an underflow) on extreme data.
   const top = replaceNonFinite(report);
   const inner = bounds === null ? null : replaceNonFinite(bounds);
-  const nonFinite = [...top.names, ...(inner?.names.map((name) => `bounds.${name}`) ?? [])];
-  return { ...top.record, bounds: inner?.record ?? null, nonFinite };
+  const factors = report.factors === null ? null : replaceNonFinite(report.factors);
+  const nonFinite = [...top.names, ...(inner?.names.map((name) => `bounds.${name}`) ?? []), ...(factors?.names.map((name) => `factors.${name}`) ?? [])];
+  return { ...top.record, bounds: inner?.record ?? null, factors: factors?.record ?? null, nonFinite } as FitReport;
 }
