@@ -2,7 +2,7 @@ import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/d
 import { add, div, mul, nonNegative, point, sqrt, square, sub } from "../math/interval.js";
 import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp, TINY, UNIT } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
-import { separatorMargin } from "./separator-margin.js";
+import { separatorMargin, withinScale } from "./separator-margin.js";
 
 /** The bounds of docs/theory.md on the number of updates k; null where a bound does not apply. */
 export interface BoundSet {
@@ -68,7 +68,7 @@ export function computeBounds(data: LearnerData, separator: Float64Array, eta: n
  */
 export function computeBoundsWithDots(
   data: LearnerData,
-  separator: Float64Array,
+  given: Float64Array,
   eta: number,
   initialWeights: Float64Array,
   separatorDots: ArrayLike<number> | undefined,
@@ -76,13 +76,16 @@ export function computeBoundsWithDots(
 ): SeparatorBounds {
   const { n, dim, u } = data;
   const m = maxRowSquare(u, n, dim);
-  const { margin, a, s } = separatorMargin(data, separator, separatorDots);
+  // Every bound depends on the separator's direction only: one far from unit scale is taken at unit scale.
+  const scaled = withinScale(given);
+  const separator = scaled === given ? given : (scaled as Float64Array);
+  const { margin, a, s } = separatorMargin(data, separator, separator === given ? separatorDots : undefined);
   if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS };
 
   const zeroInit = initialWeights.every((value) => value === 0);
   const etaPoint = point(eta);
   const denominator = square(a).lo;
-  const upperBound = (numerator: Enclosure) => divUp(mulUp(numerator.hi, s.hi), denominator);
+  const upperBound = (numerator: Enclosure) => overSquare(numerator.hi, s.hi, a.lo, denominator);
 
   const novikoff = zeroInit ? upperBound(m) : null;
   const c = div(add(m, point(1)), mul(point(2), a));
@@ -113,8 +116,26 @@ export function computeBoundsWithDots(
   const rootX = div(mul(twoA, sqrt(nonNegative(sub(vNorm2, div(square(q), s))))), sqrt(s));
   const root = hypot(b, rootX);
   const numerator = b.hi >= 0 ? add(b, root) : div(square(rootX), sub(root, b));
-  const optimised = divUp(mulUp(numerator.hi, s.hi), mulDown(2, denominator));
+  // Halved exactly: (x/a²)/2 rounded up is x/(2a²) rounded up, as it was computed before.
+  const optimised = divUp(overSquare(numerator.hi, s.hi, a.lo, denominator), 2);
   return { margin, bounds: only(wanted, { novikoff, snapp, hu, optimised }) };
+}
+
+/** The range in which x·S over a² is taken in one division: a² at least 2⁻⁹⁰⁰, x·S at most 2¹⁰⁰⁰. */
+const SMALLEST_SQUARE = 2 ** -900;
+const LARGEST_PRODUCT = 2 ** 1000;
+
+/**
+ * x·S/a², rounded up (x ≥ 0, S > 0, a > 0): as one product over a² (`square`, a²'s lower end) where both
+ * are comfortably inside float64's range, as every sweep's separators have them; else as (x/a)·(S/a), so that
+ * nothing over- or underflows on the way to a finite result: M·S of a max-margin separator on data near 1e150
+ * overflowed (a certified optimal separator with every bound ∞), and a² of a margin of 1e-166 underflowed
+ * (its rounding down had made a bound negative).
+ */
+function overSquare(x: number, s: number, a: number, square: number): number {
+  const product = mulUp(x, s);
+  if (square >= SMALLEST_SQUARE && product <= LARGEST_PRODUCT) return divUp(product, square);
+  return mulUp(divUp(x, a), divUp(s, a));
 }
 
 /** The wanted bounds (the others null) and `best`, the smallest of them that applies (null if none does). */

@@ -69,16 +69,33 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
     // ŵ·0 = 0 for every ŵ: a point at the origin of the learner's coordinates cannot be separated.
     return failure("infeasible", "the QP is infeasible: a point is the zero vector in the learner's coordinates, which no hyperplane through the origin separates");
   }
-  const scale = 1 / Math.sqrt(radiusSquared);
+  // The constraint normals u_i/R first; where quadprog gives up on a known-separable problem, the same
+  // normals times 2¹⁴, then 2²⁸ (its tests of a step's length are absolute, 2.2e-15: with a margin 1e-8 of the
+  // radius the step towards a new constraint is about that small, and it had called such data infeasible).
+  let result = failure("failed", "not solved");
+  for (const factor of NORMAL_FACTORS) {
+    const scale = factor / Math.sqrt(radiusSquared);
+    const solved = constraintGeneration(data, options, scale);
+    result = "status" in solved ? solved : certified(data, solved, scale);
+    if (result.status !== "failed" || options.separating === undefined) return result;
+  }
+  return result;
+}
 
-  // Constraint generation: solve on a working set, add the points the solution violates, repeat. The
-  // optimum of a subset that satisfies every constraint is the optimum of the whole; a subset that is
-  // infeasible proves the whole infeasible. The working set stays near the support vectors (at most
-  // dim + 1 of them are needed), so each QP is small whatever n.
+/** The factors of the constraint normals u_i/R that maxMarginSeparator tries, in turn. */
+const NORMAL_FACTORS = [1, 2 ** 14, 2 ** 28] as const;
+
+/**
+ * Constraint generation at one scale of the normals: solve on a working set, add the points the solution
+ * violates, repeat. The optimum of a subset that satisfies every constraint is the optimum of the whole; a
+ * subset that is infeasible proves the whole infeasible. The working set stays near the support vectors (at
+ * most dim + 1 of them are needed), so each QP is small whatever n.
+ */
+function constraintGeneration(data: LearnerData, options: MaxMarginOptions, scale: number): SubsetSolution | MaxMarginResult {
+  const { n, dim } = data;
   let working = initialWorkingSet(data, options.separating);
   const inWorking = new Uint8Array(n);
   for (const i of working) inWorking[i] = 1;
-  let solved: SubsetSolution;
   for (let round = 0; ; round++) {
     const attempt = solveSubset(data, working, scale);
     if (typeof attempt === "string") {
@@ -89,16 +106,19 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
       }
       return failure("infeasible", "the QP is infeasible: the data are not linearly separable in the learner's coordinates");
     }
-    solved = attempt;
-    const violated = mostViolated(data, solved.solution, scale, inWorking, Math.max(dim, 16));
-    if (violated.length === 0 || round === MAX_ROUNDS) break;
+    const violated = mostViolated(data, attempt.solution, scale, inWorking, Math.max(dim, 16));
+    if (violated.length === 0 || round === MAX_ROUNDS) return attempt;
     // Keep the active constraints, drop the rest (they do not shape the subset's optimum), add the
     // violated: the subset's optimal value then rises strictly every round, so no set repeats.
     for (const i of working) inWorking[i] = 0;
-    working = [...solved.active, ...violated];
+    working = [...attempt.active, ...violated];
     for (const i of working) inWorking[i] = 1;
   }
+}
 
+/** The separator of a solved problem (polished, or as solved), its margin on the data, and its certificate by weak duality. */
+function certified(data: LearnerData, solved: SubsetSolution, scale: number): MaxMarginResult {
+  const { n, dim, u } = data;
   const original = (i: number, j: number) => u[i * dim + j]!;
   const raw = solved.solution;
   // The scaled problem's multipliers λ' give the original problem's λ = λ'/R² (ŵ = ŵ'/R = Σ λ'/R² u_i).

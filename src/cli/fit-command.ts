@@ -98,7 +98,9 @@ function humanReport(path: string, r: FitReport): string {
     lines.push("", "bound       value               updates/bound");
     for (const [name, value] of Object.entries(r.bounds)) {
       const ratio = value === null ? "-" : value > 0 && r.converged ? String(r.updates / value) : "-";
-      lines.push(`${name.padEnd(10)}  ${(value === null ? "- (needs ŵ(0) = 0)" : String(value)).padEnd(18)}  ${ratio}`);
+      // Null: beyond float64's range (nonFinite names it), or Novikoff's from a ŵ(0) ≠ 0, where it does not apply.
+      const missing = r.nonFinite.includes(`bounds.${name}`) ? "- (beyond float64)" : name === "novikoff" && r.initialWeights.some((w) => w !== 0) ? "- (needs ŵ(0) = 0)" : "-";
+      lines.push(`${name.padEnd(10)}  ${(value === null ? missing : String(value)).padEnd(18)}  ${ratio}`);
     }
     lines.push("");
   }

@@ -90,6 +90,9 @@ describe("bounds that rounding can only make larger", () => {
         const separators = [planted, tilted];
         const optimal = maxMarginSeparator(learner, { separating: planted });
         if (optimal.separator !== null) separators.push(optimal.separator);
+        // Every bound depends on the separator's direction only: the same checks at scales far from 1 (a QP's
+        // vector on data near 1e±150 is that far; M·S overflowed there, and an underflowed γ² made a bound negative).
+        for (const factor of [1e-100, 2 ** -300, 1e120]) separators.push(planted.map((value) => value * factor));
         for (const separator of separators) checkAgainstExact(learner, separator, p.eta, init);
       }),
       { numRuns: 150 },

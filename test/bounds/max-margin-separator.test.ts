@@ -139,13 +139,33 @@ describe("maxMarginSeparator, properties", () => {
     expect(new Set(failures).size).toBeLessThanOrEqual(1);
   });
 
-  it("turns a claimed infeasibility into a failure when a known vector separates", () => {
-    // u = (1e-8, 1) and (1e-8, −1): separable only by w ≥ 1e8, γ* ≈ 1e-8 against R ≈ 1.
+  it("solves again with larger constraint normals where quadprog calls separable data infeasible, and fails (not infeasible) beyond that", () => {
+    // u = (1e-8, 1) and (1e-8, −1): separable only by w ≥ 1e8, γ* = 1e-8 against R ≈ 1. quadprog 1.6.1 calls
+    // this QP infeasible at the normals u_i/R (its step tests are absolute); with a known separating vector the
+    // solve is tried again at 2¹⁴·u_i/R, where it finds the optimum.
     const learner = toLearnerCoordinates(dataSetOf([[1e-8], [-1e-8]], [1, -1]), true);
-    // quadprog 1.6.1 calls this QP infeasible; (1e9, 0) separates it.
     expect(maxMarginSeparator(learner).status).toBe("infeasible");
     const aided = maxMarginSeparator(learner, { separating: Float64Array.of(1e9, 0) });
-    expect(aided.status).toBe("failed");
-    expect(aided.message).toContain("beyond its numerical reach");
+    expect(aided.status).toBe("optimal");
+    expect(Math.abs(aided.margin! / 1e-8 - 1)).toBeLessThan(1e-6);
+    // At 1e-20 no scale reaches it: "failed", since a known vector separates.
+    const tiny = toLearnerCoordinates(dataSetOf([[1e-20], [-1e-20]], [1, -1]), true);
+    const beyond = maxMarginSeparator(tiny, { separating: Float64Array.of(1e21, 0) });
+    expect(beyond.status).toBe("failed");
+    expect(beyond.message).toContain("beyond its numerical reach");
+  });
+
+  it("certifies planted data down to γ/R = 1e-12 (the input rules' smallest), and keeps every bound finite and scale-free at radius 1e±150", () => {
+    for (const [margin, radius, bias] of [[1e-8, 1, true], [1e-10, 1, true], [1e-12, 1, false], [1e142, 1e150, false], [1e144, 1e150, false], [1e-152, 1e-150, false]] as const) {
+      const data = generatePlanted({ n: 50, d: 3, margin, radius, offset: 0 }, createRandom(3, "data"));
+      const learner = toLearnerCoordinates(data, bias);
+      const result = maxMarginSeparator(learner, { separating: plantedSeparator(data, bias)! });
+      const where = `margin ${margin}, radius ${radius}`;
+      expect(["optimal", "inexact"], where).toContain(result.status);
+      expect(result.margin! / margin, where).toBeGreaterThan(1 - 1e-4);
+      // (R/γ*)² from the solver's vector, whatever its scale: within rounding of R²/γ*², finite.
+      const bounds = computeBounds(learner, result.separator!, 1, new Float64Array(learner.dim)).bounds;
+      expect(bounds.novikoff! / (learner.radiusSquared / result.margin! ** 2), where).toBeCloseTo(1, 9);
+    }
   });
 });
