@@ -72,12 +72,15 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
   // The constraint normals u_i/R first; where quadprog gives up on a known-separable problem, the same
   // normals times 2¹⁴, then 2²⁸ (its tests of a step's length are absolute, 2.2e-15: with a margin 1e-8 of the
   // radius the step towards a new constraint is about that small, and it had called such data infeasible).
+  // An inexact solve is tried again too; the best separator found is kept.
   let result = failure("failed", "not solved");
   for (const factor of NORMAL_FACTORS) {
     const scale = factor / Math.sqrt(radiusSquared);
     const solved = constraintGeneration(data, options, scale);
-    result = "status" in solved ? solved : certified(data, solved, scale);
-    if (result.status !== "failed" || options.separating === undefined) return result;
+    const attempt = "status" in solved ? solved : certified(data, solved, scale, options.separating);
+    if (attempt.status === "optimal" || attempt.status === "infeasible") return attempt;
+    if (result.separator === null || (attempt.margin !== null && attempt.margin > result.margin!)) result = attempt;
+    if (attempt.status === "failed" && options.separating === undefined) return result;
   }
   return result;
 }
@@ -117,7 +120,7 @@ function constraintGeneration(data: LearnerData, options: MaxMarginOptions, scal
 }
 
 /** The separator of a solved problem (polished, or as solved), its margin on the data, and its certificate by weak duality. */
-function certified(data: LearnerData, solved: SubsetSolution, scale: number): MaxMarginResult {
+function certified(data: LearnerData, solved: SubsetSolution, scale: number, known?: Float64Array): MaxMarginResult {
   const { n, dim, u } = data;
   const original = (i: number, j: number) => u[i * dim + j]!;
   const raw = solved.solution;
@@ -143,6 +146,11 @@ function certified(data: LearnerData, solved: SubsetSolution, scale: number): Ma
     dual = Math.max(dual, dualValue(full, n, dim, original));
   }
   const upper = dual > 0 ? divUp(1, sqrtDown(mulDown(2, dual))) : Infinity;
+  if (best.margin < upper * (1 - OPTIMALITY_GAP) && known !== undefined) {
+    // Not certified: a known separating vector (the planted one, the perceptron's) with a larger margin is the better separator.
+    const margin = marginOf(known, data);
+    if (margin > best.margin) best = { separator: Float64Array.from(known), margin };
+  }
   const status = best.margin >= upper * (1 - OPTIMALITY_GAP) ? "optimal" : "inexact";
   return {
     status,
