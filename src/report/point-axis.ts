@@ -39,7 +39,8 @@ export function pointAxis(rows: readonly SummaryRow[]): { label: (row: SummaryRo
   const width = Math.min(1000, Math.max(200, rows.length * 18));
   const x = named
     ? { field: "label", type: "ordinal", sort: rows.map(label), title: null, axis: { labelAngle: -55, labelLimit: 400, labelFontSize: rows.length > 50 ? 9 : 11 } }
-    : { field: "point", type: "ordinal", sort: rows.map((row) => row.point), title: "grid point (numbered as in summary.csv)", axis: { labelOverlap: true } };
+    : // Numbered points sort by their number: an explicit sort list of 1 096 points overflowed Vega's stack.
+      { field: "point", type: "ordinal", sort: "ascending", title: "grid point (numbered as in summary.csv)", axis: { labelOverlap: true } };
   return {
     label,
     x,

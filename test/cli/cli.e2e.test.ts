@@ -129,6 +129,19 @@ describe("perceptron-lab run", () => {
   });
 });
 
+describe("perceptron-lab run: a sweep of 1 096 grid points", () => {
+  it("writes its report (on the main thread's stack, Vega overflowed on the point axis's sort list: exit 0 but no report)", () => {
+    const folder = temporaryFolder();
+    const experiment = join(folder, "large.json");
+    const dimensions = Array.from({ length: 137 }, (_, k) => k + 1);
+    writeFileSync(experiment, JSON.stringify({ name: "large", repeats: 1, optimal: false, grid: { n: 20, d: dimensions, margin: [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4] } }));
+    const result = cli(["run", experiment, "--threads", "2", "--out", join(folder, "out")]);
+    expect(result.stderr).not.toContain("could not be written");
+    expect(result.code).toBe(0);
+    expect(existsSync(join(folder, "out", "report.html"))).toBe(true);
+  });
+});
+
 describe("perceptron-lab run: YAML, standard input, --set and --dry-run", () => {
   const folder = temporaryFolder();
   const quick = join(folder, "quick");

@@ -124,6 +124,36 @@ describe("report", () => {
     expect(Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1])).toBeLessThanOrEqual(1200);
   });
 
+  it("draws a sweep of 1 096 grid points, its axis sorted by number, not by a list of 1 096 (which overflowed Vega's stack on the main thread: cli.e2e)", async () => {
+    const large = temporaryFolder();
+    const dimensions = Array.from({ length: 137 }, (_, k) => k + 1);
+    await runExperiment(loaded({ name: "large", repeats: 1, optimal: false, grid: { n: 8, d: dimensions, margin: [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4] } }), { threads: 1, outDir: large });
+    await writeReport(large);
+    const svg = readFileSync(join(large, "plots", "updates-per-point.svg"), "utf8");
+    expect(svg.startsWith("<svg")).toBe(true);
+    const spec = JSON.parse(readFileSync(join(large, "plots", "updates-per-point.vl.json"), "utf8")) as { data: { values: unknown[] }; layer: { encoding: { x: { sort: unknown } } }[] };
+    expect(spec.data.values).toHaveLength(1096);
+    expect(spec.layer[0]!.encoding.x.sort).toBe("ascending");
+  });
+
+  it("draws why the bound is loose where the sweep lists factors: per grid point, the four parts add up to log₁₀ of the bound over the updates", async () => {
+    const why = temporaryFolder();
+    await runExperiment(loaded({ name: "why", repeats: 3, bounds: ["default", "factors"], grid: { n: 40, d: [2, 6], margin: [0.05, 0.2] } }), { threads: 1, outDir: why });
+    await writeReport(why);
+    const spec = JSON.parse(readFileSync(join(why, "plots", "proof-factors.vl.json"), "utf8")) as { data: { values: { point: number; separator: string; part: number }[] } };
+    const runs = [...readResultFolder(why).runs()];
+    for (const separator of ["planted", "optimal"] as const) {
+      for (const point of [0, 1, 2, 3]) {
+        const parts = spec.data.values.filter((row) => row.point === point && row.separator.startsWith(separator === "planted" ? "planted" : "max-margin"));
+        expect(parts).toHaveLength(4);
+        const own = runs.filter((row) => row.point === point);
+        const mean = own.reduce((sum, row) => sum + Math.log10(row[`${separator}NovikoffBound`]! / row.updates!), 0) / own.length;
+        expect(parts.reduce((sum, row) => sum + row.part, 0)).toBeCloseTo(mean, 9);
+      }
+    }
+    expect(readFileSync(join(why, "report.html"), "utf8")).toContain("Why the bound is loose: the proof's four steps");
+  });
+
   it("summarises a folder of 0.3, whose summary.json has no p10, p25 or p75, anew from its runs, and says so", async () => {
     const old = temporaryFolder();
     await runExperiment(loaded({ name: "old", repeats: 3, grid: { n: 20, d: 2, margin: [0.1, 0.2] } }), { threads: 1, outDir: old });
