@@ -79,7 +79,7 @@ import { freundSchapireAlong } from "../src/bounds/freund-schapire.js";
 import { maxMarginSeparator } from "../src/bounds/max-margin-separator.js";
 import { generateData } from "../src/generators/generate-data.js";
 import { generatePlanted } from "../src/generators/planted.js";
-import { rowDots } from "../src/math/row-dots.js";
+import { rowDots } from "../src/perceptron/row-passes.js";
 import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";

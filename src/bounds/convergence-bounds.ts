@@ -1,4 +1,5 @@
-import { dotEnclosure, maxRowSquare, minRowDot, type Enclosure } from "../math/dot-enclosure.js";
+import { dotEnclosure, maxRowSquare, type Enclosure } from "../math/dot-enclosure.js";
+import { minRowDot } from "./min-row-dot.js";
 import { add, div, mul, nonNegative, point, sqrt, square, sub } from "../math/interval.js";
 import { divUp, mulDown, mulUp, nextUp, sqrtUp, subUp, TINY, UNIT } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";

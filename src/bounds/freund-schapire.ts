@@ -1,7 +1,7 @@
 import { gamma, maxRowSquare } from "../math/dot-enclosure.js";
 import { dotEnclosure } from "../math/dot-enclosure.js";
 import { addUp, mulUp, nextUp, sqrtUp, subDown, subUp, TINY } from "../math/outward-rounding.js";
-import { rowDots, rowDotsAndAbsolutes } from "../math/row-dots.js";
+import { rowDots, rowDotsAndAbsolutes } from "../perceptron/row-passes.js";
 import { ScratchArray } from "../math/scratch-array.js";
 import { sortAscending } from "../math/sort-ascending.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";

@@ -1,4 +1,4 @@
-import { rowDotsAndSquares } from "../math/row-dots.js";
+import { rowDotsAndSquares } from "../perceptron/row-passes.js";
 import { ScratchArray } from "../math/scratch-array.js";
 import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
 

@@ -1,5 +1,4 @@
 import { addDown, addUp, EXACT_PRODUCT, mulDown, mulUp, subDown, sumError, TINY, twoProductError, UNIT } from "./outward-rounding.js";
-import { rowDots } from "./row-dots.js";
 import { ScratchArray } from "./scratch-array.js";
 
 /** Two float64s around an exact real: lo ≤ value ≤ hi. */
@@ -71,40 +70,6 @@ export function dotEnclosure(x: ArrayLike<number>, xOffset: number, y: ArrayLike
   }
   const error = addUp(mulUp(mulUp(2 * g, g), absoluteBound), length * 2 * TINY);
   return { lo: subDown(addDown(p, s), error), hi: addUp(addUp(p, s), error) };
-}
-
-/**
- * An enclosure of min_i w·u_i over the rows of u (n × dim, row-major): the margin of w before its norm.
- * `scale` must be at least Σ_j |w_j u_ij| for every row (‖w‖·R does, by Cauchy–Schwarz). A plain pass gives
- * each row's dot, within γ_{dim}·scale of the exact one (Higham 3.1); only the rows that bound cannot rule
- * out as the minimum (usually one or two; all of them on the Hadamard family's ties) are taken again by
- * dotEnclosure. The plain pass is what the bounds took before they were rounded outward. A caller that has
- * that pass already (w·u_i of every row, as rowDots sums them) gives it as `given`: those values choose
- * the rows taken again, so they must be exactly the pass's.
- */
-export function minRowDot(u: Float64Array, n: number, dim: number, w: ArrayLike<number>, scale: number, given?: ArrayLike<number>): Enclosure {
-  if (n === 0) return { lo: NaN, hi: NaN };
-  let dots: ArrayLike<number> | undefined = given;
-  if (dots === undefined) {
-    const pass = ROW_VALUES.of(n);
-    rowDots(u, n, dim, w, pass);
-    dots = pass;
-  }
-  let least = Infinity;
-  for (let i = 0; i < n; i++) if (dots[i]! < least) least = dots[i]!;
-  // Rows within twice the error bound of the least plain dot may hold the exact minimum; the factor 4 (two
-  // bounds, one a side) has room for the rounding of this test itself.
-  const slack = gamma(dim + 2) * scale * (1 + 8 * UNIT) + dim * 2 * TINY;
-  const limit = least + 4 * slack;
-  let lo = Infinity;
-  let hi = Infinity;
-  for (let i = 0; i < n; i++) {
-    if (!(dots[i]! <= limit) && Number.isFinite(limit)) continue;
-    const enclosure = dotEnclosure(w, 0, u, i * dim, dim);
-    lo = Math.min(lo, enclosure.lo);
-    hi = Math.min(hi, enclosure.hi);
-  }
-  return { lo, hi };
 }
 
 /**
@@ -194,5 +159,5 @@ export function rememberRowSquares(u: Float64Array, n: number, dim: number, squa
   return result;
 }
 
-/** The rows' plain dots or squares of minRowDot and maxRowSquare (neither calls the other). */
+/** The rows' plain squares of maxRowSquare. */
 const ROW_VALUES = new ScratchArray();

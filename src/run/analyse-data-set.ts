@@ -6,7 +6,7 @@ import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import { aPosterioriOf, type APosteriori } from "./a-posteriori.js";
 import type { DataSet } from "../generators/data-set.js";
-import { rowDots } from "../math/row-dots.js";
+import { rowDots } from "../perceptron/row-passes.js";
 import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { drawInitialWeights, type InitSpec } from "../perceptron/initial-weights.js";

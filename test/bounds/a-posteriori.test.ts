@@ -172,7 +172,7 @@ describe("the a-posteriori columns: the proof's four factors and the mistake-set
       }
       const updates = row.updates!;
       for (const separator of ["planted", "optimal", "tightest"]) {
-        const ms = row[`${separator}MistakeSetBound`];
+        const ms = row[`${separator}MistakeSetBound`] ?? null;
         if (ms === null) continue;
         expect(updates).toBeLessThanOrEqual(ms);
         if (separator === "tightest") {

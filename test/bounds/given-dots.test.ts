@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { computeBounds, computeBoundsWithDots } from "../../src/bounds/convergence-bounds.js";
 import { freundSchapireAlong, freundSchapireBound } from "../../src/bounds/freund-schapire.js";
 import { generatePlanted } from "../../src/generators/planted.js";
-import { rowDots } from "../../src/math/row-dots.js";
+import { rowDots } from "../../src/perceptron/row-passes.js";
 import { plantedSeparator, toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 import { createDraws } from "../../src/random/random-draws.js";
 import { generateHadamard } from "../../src/generators/hadamard.js";

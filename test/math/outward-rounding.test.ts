@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dotEnclosure, maxRowSquare, minRowDot } from "../../src/math/dot-enclosure.js";
+import { minRowDot } from "../../src/bounds/min-row-dot.js";
+import { dotEnclosure, maxRowSquare } from "../../src/math/dot-enclosure.js";
 import { addDown, addUp, divDown, divUp, mulDown, mulUp, nextDown, nextUp, sqrtDown, sqrtUp, subDown, subUp } from "../../src/math/outward-rounding.js";
 import { exactDot, Rational } from "./exact-rational.js";
 

@@ -9,7 +9,7 @@ import { trainPerceptron, type PerceptronOptions, type PerceptronResult } from "
 import { kernelFromEnvironment, runPerceptron } from "../../src/perceptron/perceptron-kernel.js";
 import { trainPerceptronWasm, wasmKernelProblem } from "../../src/perceptron/perceptron-wasm.js";
 import { createRandom } from "../../src/random/seeded-random.js";
-import { rowDots, rowDotsTypeScript } from "../../src/math/row-dots.js";
+import { rowDots, rowDotsTypeScript } from "../../src/perceptron/row-passes.js";
 import { dataSetOf, learnerOf } from "../helpers.js";
 
 /** The outcome of a kernel as data, a thrown error included, weights compared bit for bit. */

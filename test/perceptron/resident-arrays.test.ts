@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rowDots, rowDotsTypeScript } from "../../src/math/row-dots.js";
+import { rowDots, rowDotsTypeScript } from "../../src/perceptron/row-passes.js";
 import { toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { isResident, KernelArrays, kernelMemoryBytes, ResidentArrays, rowPassKernel, trainPerceptronWasm, type KernelExports } from "../../src/perceptron/perceptron-wasm.js";

@@ -1,7 +1,7 @@
 // AssemblyScript, compiled into the same module as the perceptron's epochs (perceptron-epoch.ts exports
-// these); used by ../../math/row-dots.ts and ../learner-coordinates.ts.
+// these); used by ../row-passes.ts and ../learner-coordinates.ts.
 //
-// Passes over the rows of a data set, bit-identical to their TypeScript references (../../math/row-dots.ts,
+// Passes over the rows of a data set, bit-identical to their TypeScript references (../row-passes.ts,
 // ../learner-coordinates.ts): every sum in the order of its row's components, rows sharing a SIMD register
 // lane by lane (never the components of one sum), products and sums never fused (WebAssembly has no
 // implicit FMA). Memory is laid out by the caller; rows are n × dim f64, row-major.

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { rowDots, rowDotsAndAbsolutes, rowDotsAndAbsolutesTypeScript, rowDotsAndSquares, rowDotsTypeScript } from "../../src/math/row-dots.js";
+import { rowDots, rowDotsAndAbsolutes, rowDotsAndAbsolutesTypeScript, rowDotsAndSquares, rowDotsTypeScript } from "../../src/perceptron/row-passes.js";
 import { wasmKernelProblem } from "../../src/perceptron/perceptron-wasm.js";
 
 /** Values of every scale and sign, so that a different order of additions would show in the last bits. */

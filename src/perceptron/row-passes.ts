@@ -1,4 +1,4 @@
-import { KernelArrays, rowPassKernel } from "../perceptron/perceptron-wasm.js";
+import { KernelArrays, rowPassKernel } from "./perceptron-wasm.js";
 
 /**
  * out[i] = start + Σ_j w_j·u_ij for the n rows of u (n × dim, row-major): each row summed from `start` in
