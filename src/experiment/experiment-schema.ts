@@ -54,7 +54,7 @@ export const gridSchema = z
       .describe("Planted offset b of the hyperplane w·x + b = 0; |b| + margin < radius; default 0."),
     noise: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1 (a probability)" }))
       .optional()
-      .describe("Planted label noise: each label flipped with this probability, drawn after the points from the run's data stream (docs/theory.md, \"Beyond separable data\"); runs that differ only in noise share their clean data and flip draws, so a point flipped at one rate is flipped at every larger one; default 0."),
+      .describe("Label noise, of the planted family or of a data file (csv): each label flipped with this probability, drawn from the run's data stream after its data (docs/theory.md, \"Beyond separable data\"); runs that differ only in noise share their clean data and flip draws, so a point flipped at one rate is flipped at every larger one; default 0 (planted), none (csv)."),
     overlap: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }))
       .optional()
       .describe("Planted overlap δ: points other than the support pair draw their signed distance t uniformly from [−δ, 0) ∪ [margin, radius ± offset], so some lie on the wrong side of the planted hyperplane, at most δ deep; needs |offset| + δ < radius; default 0."),

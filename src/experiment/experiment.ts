@@ -16,8 +16,8 @@ export interface Grid {
   readonly margin: readonly number[] | null;
   readonly radius: readonly number[];
   readonly offset: readonly number[];
-  /** Planted label noise (flip probability) and overlap depth. */
-  readonly noise: readonly number[];
+  /** Label noise (flip probability; planted and csv data), null when not given; planted overlap depth. */
+  readonly noise: readonly number[] | null;
   readonly overlap: readonly number[];
   /** The three-point family's c; null when not given. */
   readonly c: readonly number[] | null;

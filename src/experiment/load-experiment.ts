@@ -166,7 +166,8 @@ function resolveGrid(input: GridInput, where: string): Grid {
     margin: list(input.margin),
     radius: list(input.radius) ?? [EXPERIMENT_DEFAULTS.radius],
     offset: list(input.offset) ?? [EXPERIMENT_DEFAULTS.offset],
-    noise: list(input.noise) ?? [EXPERIMENT_DEFAULTS.noise],
+    // Each generator's own default where not given (generator-entry.ts, keyDefaults).
+    noise: list(input.noise),
     overlap: list(input.overlap) ?? [EXPERIMENT_DEFAULTS.overlap],
     c: list(input.c),
     bias: list(input.bias),

@@ -34,6 +34,11 @@ export interface GeneratorEntry {
   readonly required: readonly ("n" | "d" | "margin" | "c" | "data")[];
   /** The keys its points carry (swept from the grid); every other of FamilyKey is null in its points. */
   readonly keys: readonly FamilyKey[];
+  /**
+   * Its value of a key it carries where the grid does not give the key (noise: 0 for the planted family); a
+   * key without one is null in its points unless given (a data file's noise: its runs of 0.9 stay as they were).
+   */
+  readonly keyDefaults?: Partial<Record<FamilyKey, number>>;
   /** Whether it takes n and d from the grid (a data file's generator takes them from the file). */
   readonly sized: boolean;
   /**

@@ -1,11 +1,13 @@
 import { fdlibmPow } from "../math/fdlibm-pow.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
+import { flipLabels } from "./label-noise.js";
 import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 import type { GeneratorEntry, GridProblem } from "./generator-entry.js";
 import { plantedRows, type PlantedRows } from "./planted-rows.js";
 import { beyondSeparable } from "../run/run-types.js";
+import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
 import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
 
 export interface PlantedParameters {
@@ -64,17 +66,6 @@ export function generatePlanted(params: PlantedParameters, source: Uniform | Dra
 function distance(gamma: number, tMax: number, overlap: number, uniform: number): number {
   const s = uniform * (tMax - gamma + overlap);
   return s < overlap ? s - overlap : gamma + (s - overlap);
-}
-
-/**
- * Label noise (docs/theory.md, "Beyond separable data"): one uniform per point, in row order, after the points
- * (the data stream of the run's version), and the label flipped when it is below `noise`. Nothing is
- * drawn at noise 0, so the data are the separable ones to the bit; the same uniforms at every rate make
- * the flipped points of a rate a subset of those of any larger rate.
- */
-function flipLabels(y: Int8Array, noise: number, uniform: Uniform): void {
-  if (noise === 0) return;
-  for (let i = 0; i < y.length; i++) if (uniform() < noise) y[i] = -y[i]! as -1 | 1;
 }
 
 /** Data version 1's construction: the support pair first, then the rows shuffled; ρ by fdlibmPow. */
@@ -255,6 +246,7 @@ export const plantedGenerator = {
   description: "points placed at distance ≥ margin from a random hyperplane w·x + offset = 0 inside the ball of radius R, with label noise or overlap on request",
   required: ["n", "d", "margin"],
   keys: ["margin", "radius", "offset", "noise", "overlap"],
+  keyDefaults: { noise: EXPERIMENT_DEFAULTS.noise },
   sized: true,
   seeded: true,
   defaultBias: true,

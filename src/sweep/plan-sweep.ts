@@ -77,7 +77,12 @@ function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
 export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Generator<PointParameters> {
   for (const generator of grid.generator) {
     const entry = generatorEntry(generator);
-    const values = (key: FamilyKey): readonly (number | null)[] => (entry.keys.includes(key) ? (grid[key] as readonly number[]) : [null]);
+    const values = (key: FamilyKey): readonly (number | null)[] => {
+      if (!entry.keys.includes(key)) return [null];
+      const given = grid[key] as readonly number[] | null;
+      const fallback = entry.keyDefaults?.[key];
+      return given ?? (fallback === undefined ? [null] : [fallback]);
+    };
     const [margins, radii, offsets, noises, overlaps, cs] = (["margin", "radius", "offset", "noise", "overlap", "c"] as const).map(values);
     const biases = grid.bias ?? [entry.defaultBias];
     for (const { data, n, d } of entry.shapes(grid, dataFiles)) {
@@ -112,11 +117,12 @@ export function exclusionReason(p: PointParameters): string | null {
 }
 
 /**
- * Whether a point's repeats are one run repeated: data that no seed draws (a fixed family, a data file),
- * from ŵ(0) = 0, in the cyclic order. Their statistics are those of one run, not of independent ones.
+ * Whether a point's repeats are one run repeated: data that no seed draws (a fixed family, a data file
+ * without label noise), from ŵ(0) = 0, in the cyclic order. Their statistics are those of one run, not of independent ones.
  */
 export function repeatsIdentical(p: PointParameters): boolean {
-  return !generatorEntry(p.generator).seeded && p.init === "zero" && p.order === "cyclic";
+  // Label noise draws from the run's data stream, whatever the generator: each repeat flips its own labels.
+  return !generatorEntry(p.generator).seeded && !((p.noise ?? 0) > 0) && p.init === "zero" && p.order === "cyclic";
 }
 
 /** The grid points whose repeats are one run repeated (see repeatsIdentical); 0 with a single repeat. */

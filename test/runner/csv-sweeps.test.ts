@@ -122,8 +122,8 @@ describe("the csv generator: sweeps over data files", () => {
     expect(() => experimentFromObject({ grid: { generator: "csv" } })).toThrow("grid.data is required by the csv generator");
     // Keys a data file's runs would ignore in silence (label noise on one's own data did nothing): refused.
     const iris = join(folder, "data", "iris.csv");
-    expect(() => experimentFromObject({ grid: { generator: "csv", data: iris, noise: 0.1 } })).toThrow(
-      "grid.noise: the csv generator does not take noise; csv takes data (n and d come from the file)",
+    expect(() => experimentFromObject({ grid: { generator: "csv", data: iris, overlap: 0.1 } })).toThrow(
+      "grid.overlap: the csv generator does not take overlap; csv takes data, noise (n and d come from the file)",
     );
     expect(() => experimentFromObject({ grid: { generator: "csv", data: iris, n: 10 } })).toThrow("grid.n: the csv generator does not take n");
     expect(() => experimentFromObject({ grid: { generator: ["orthonormal", "hadamard"], n: 8, margin: 0.1 } })).toThrow(
@@ -131,6 +131,50 @@ describe("the csv generator: sweeps over data files", () => {
     );
     // A key one generator of the grid takes is fine.
     expect(experimentFromObject({ grid: { generator: ["planted", "orthonormal"], n: 8, d: 8, margin: 0.1, bias: false } }).experiment.grids[0]!.margin).toEqual([0.1]);
+  });
+});
+
+describe("label noise on a data file", () => {
+  it("flips each run's own labels (a rate's flips a subset of a larger rate's), computes the bounds beyond separable data, and leaves a noiseless sweep as it was", async () => {
+    const { folder, file } = studyFolder({ data: ["data/iris.csv"], eta: 1, init: "zero", order: "cyclic", noise: [0, 0.05, 0.2] }, { maxEpochs: 30, repeats: 3 });
+    const out = join(folder, "out");
+    await runExperiment(loadExperiment(file), { threads: 2, outDir: out });
+    const rows = rowsOf(out);
+    expect(rows.map((row) => row.noise)).toEqual([0, 0, 0, 0.05, 0.05, 0.05, 0.2, 0.2, 0.2]);
+    // Noise 0: the file's data, the same run three times (ŵ(0) = 0, cyclic); with noise each repeat its own flips.
+    const at = (noise: number) => rows.filter((row) => row.noise === noise);
+    expect(new Set(at(0).map((row) => row.updates)).size).toBe(1);
+    expect(at(0).every((row) => row.converged && row.separable === true && row.plantedFreundSchapireBound === null)).toBe(true);
+    expect(new Set(at(0.2).map((row) => `${row.updates} ${row.finalErrors}`)).size).toBeGreaterThan(1);
+    // Not separable with 20 % of 150 labels flipped: to maxEpochs, with the Freund–Schapire bounds (the default's beyond separable data).
+    for (const row of at(0.2)) {
+      expect(row).toMatchObject({ converged: false, separable: false, optimalStatus: "infeasible" });
+      expect(row.tightestFreundSchapireBound).toBeGreaterThan(row.updates);
+    }
+    // The flips themselves: replayed with the generator, a repeat's 5 % flips are a subset of its 20 % flips, near the rates.
+    const { loadExperiment: load } = await import("../../src/experiment/load-experiment.js");
+    const { planSweep } = await import("../../src/sweep/plan-sweep.js");
+    const { generateData } = await import("../../src/generators/generate-data.js");
+    const { createDraws } = await import("../../src/random/random-draws.js");
+    const loaded = load(file);
+    const clean = await readDataCsv(join(folder, "data", "iris.csv"));
+    const dataSets = new Map([["data/iris.csv", clean]]);
+    const specs = [...planSweep(loaded.experiment).runs()];
+    const flipped = (spec: (typeof specs)[number]) => {
+      const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets);
+      return new Set(Array.from(data.y, (label, i) => (label !== clean.y[i] ? i : -1)).filter((i) => i >= 0));
+    };
+    for (let repeat = 0; repeat < 3; repeat++) {
+      const low = flipped(specs[3 + repeat]!);
+      const high = flipped(specs[6 + repeat]!);
+      expect([...low].every((i) => high.has(i))).toBe(true);
+      expect(high.size).toBeGreaterThan(10);
+      expect(high.size).toBeLessThan(55);
+      expect(specs[3 + repeat]!.seed).toBe(specs[6 + repeat]!.seed);
+    }
+    expect(flipped(specs[0]!).size).toBe(0);
+    // The shared data were not changed by any run.
+    expect(Array.from(dataSets.get("data/iris.csv")!.y)).toEqual(Array.from((await readDataCsv(join(folder, "data", "iris.csv"))).y));
   });
 });
 
