@@ -136,8 +136,10 @@ export function compareResults(
   const alpha = options.alpha ?? 0.05;
   const correction = options.correction ?? "holm";
   const twoSided = options.twoSided ?? false;
-  const baseline = loadResults(baselineFolder);
-  const current = loadResults(currentFolder);
+  // Of each run, only the columns the rules read (a rule's ratio alias, by whether the folder computed the max-margin separator).
+  const columns = (optimal: boolean) => rules.flatMap((rule) => (rule.kind === "statistic" ? [metricColumnOf(rule.metric, optimal)] : []));
+  const baseline = loadResults(baselineFolder, columns);
+  const current = loadResults(currentFolder, columns);
   if (baseline.dataVersion !== current.dataVersion && !options.allowDataVersionChange) {
     throw new InputError(
       `${baselineFolder} and ${currentFolder} hold data of different data versions (${baseline.dataVersion} and ${current.dataVersion}): ` +
@@ -252,11 +254,15 @@ export const SAFETY_WEIGHT = 0.7;
 
 /** `ratio.<bound>` reads the max-margin separator's ratio, or the planted one's when the solver was off. */
 export function metricColumn(metric: string, results: LoadedResults): string {
+  return metricColumnOf(metric, results.optimal);
+}
+
+function metricColumnOf(metric: string, optimal: boolean): string {
   const alias = /^ratio\.(novikoff|snapp|hu|optimised|best)$/.exec(metric);
   if (!alias) return metric;
   if (alias[1] === "best") return "bestRatio";
   const bound = alias[1]!.charAt(0).toUpperCase() + alias[1]!.slice(1);
-  return `${results.optimal ? "optimal" : "planted"}${bound}Ratio`;
+  return `${optimal ? "optimal" : "planted"}${bound}Ratio`;
 }
 
 function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {
@@ -533,10 +539,11 @@ function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], b
 
 /** A point's converged runs' values of `column`, with their repeats, in run order (runs without a value left out). */
 function columnValues(results: LoadedResults, key: string, column: string): { value: number; repeat: number }[] {
-  return (results.runs.get(key) ?? []).flatMap((row) => {
-    const value = (row as unknown as Record<string, number | null | undefined>)[column];
-    return typeof value === "number" ? [{ value, repeat: row.repeat }] : [];
-  });
+  const runs = results.runs.get(key);
+  if (runs === undefined) return [];
+  const values = runs.columns.get(column);
+  if (values === undefined) throw new Error(`compare kept no column ${column} (a bug)`);
+  return values.flatMap((value, k) => (value === null ? [] : [{ value, repeat: runs.repeats[k]! }]));
 }
 
 /** The unit of a run: the set of runs that share its data set (its point's data key, its repeat; see sweepConvergence). */
