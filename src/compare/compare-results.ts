@@ -8,8 +8,8 @@ import { adjustP, weightedHolm, type Correction } from "./adjust-p.js";
 import { DEFAULT_FAIL_RULES, parseFailRule, type FailRule, type StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
 import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
-import { mannWhitneyP } from "./mann-whitney.js";
-import { signedRankP } from "./signed-rank.js";
+import { mannWhitney, mannWhitneyP } from "./mann-whitney.js";
+import { signedRank, signedRankP } from "./signed-rank.js";
 import { signTestP } from "./sign-test.js";
 import { pairedShift, shareChange, twoSampleShift, type Effect } from "./effect-size.js";
 import { detectableChange, type DetectableChange, type TestSizes } from "./detectable-change.js";
@@ -317,26 +317,30 @@ function checkStatistic(rule: StatisticRule, key: string, point: PointLabel, bas
     const effect = twoSampleShift(spreadBefore, spreadAfter);
     const test = "Mann–Whitney U on distances from the median (spread)";
     const sizes = { kind: "two-sample", before: spreadBefore, after: spreadAfter } as const;
-    return { point, rule: rule.text, column, ...change, test, effect, p: sided(mannWhitneyP(spreadBefore, spreadAfter), effect?.estimate ?? null, twoSided), moved, certain: false, sizes };
+    const tested = mannWhitney(spreadBefore, spreadAfter);
+    return { point, rule: rule.text, column, ...change, test, effect, p: sided(tested?.p ?? null, tested?.rise ?? null, twoSided), moved, certain: false, sizes };
   }
   if (pairedOutcomes(key, baseline, current) !== null) {
     // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
     const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
     const effect = pairedShift(differences);
-    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect, p: sided(signedRankP(differences) ?? 1, effect?.estimate ?? null, twoSided), moved, certain: false, sizes: { kind: "paired", differences } };
+    const tested = signedRank(differences);
+    return { point, rule: rule.text, column, ...change, test: "Wilcoxon signed-rank (paired)", effect, p: sided(tested?.p ?? 1, tested?.rise ?? null, twoSided), moved, certain: false, sizes: { kind: "paired", differences } };
   }
   const effect = twoSampleShift(before, after);
-  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect, p: sided(mannWhitneyP(before, after), effect?.estimate ?? null, twoSided), moved, certain: false, sizes: { kind: "two-sample", before, after } };
+  const tested = mannWhitney(before, after);
+  return { point, rule: rule.text, column, ...change, test: "Mann–Whitney U", effect, p: sided(tested?.p ?? null, tested?.rise ?? null, twoSided), moved, certain: false, sizes: { kind: "two-sample", before, after } };
 }
 
 /**
  * A two-sided p-value as the rule asks: as it is with twoSided; otherwise the one-sided p of a rise, half of
- * it where the test's own estimate of the change (Hodges–Lehmann's shift, or the mean change) points up,
- * one minus half where it points down or is 0 (the tests' statistics are symmetric under no change).
+ * it where the test's own statistic points up (U or W₊ above its mean under no change; over the sweep, the
+ * mean change), one minus half where it points down or is level (the statistics are symmetric under no change).
+ * Not Hodges–Lehmann's shift: on integer counts with most pairs tied it is 0 while U sees a rise.
  */
-function sided(p: number | null, estimate: number | null, twoSided: boolean): number | null {
+function sided(p: number | null, rise: number | null, twoSided: boolean): number | null {
   if (p === null || twoSided) return p;
-  return estimate !== null && estimate > 0 ? p / 2 : 1 - p / 2;
+  return rise !== null && rise > 0 ? p / 2 : 1 - p / 2;
 }
 
 /** The safety rules (`converged`, `errors`) first, where the given rules lack them, then the given ones. */

@@ -7,20 +7,30 @@ import { errorFunction, wilcoxonRankSum } from "simple-statistics";
  * apart at all (every value tied) and null when a sample is empty.
  */
 export function mannWhitneyP(x: readonly number[], y: readonly number[]): number | null {
+  return mannWhitney(x, y)?.p ?? null;
+}
+
+/**
+ * mannWhitneyP with the direction of the difference its statistic sees: n₁n₂/2 − U of x, above 0 where y tends to
+ * exceed x (more pairs with y above than below). The one-sided p of a rise follows it: Hodges–Lehmann's shift, the
+ * median of the differences, is 0 wherever most pairs tie (integer update counts), whatever U says.
+ */
+export function mannWhitney(x: readonly number[], y: readonly number[]): { readonly p: number; readonly rise: number } | null {
   const n1 = x.length;
   const n2 = y.length;
   if (n1 === 0 || n2 === 0) return null;
   const u = wilcoxonRankSum(x as number[], y as number[]) - (n1 * (n1 + 1)) / 2;
+  const rise = (n1 * n2) / 2 - u;
   const n = n1 + n2;
   const counts = new Map<number, number>();
   for (const value of [...x, ...y]) counts.set(value, (counts.get(value) ?? 0) + 1);
   let ties = 0;
   for (const t of counts.values()) ties += t * t * t - t;
   const variance = ((n1 * n2) / 12) * (n + 1 - ties / (n * (n - 1)));
-  if (!(variance > 0)) return 1;
+  if (!(variance > 0)) return { p: 1, rise };
   const shift = Math.abs(u - (n1 * n2) / 2);
   const z = Math.max(0, shift - 0.5) / Math.sqrt(variance);
   // Φ(z) by the error function (accurate to about 1e-7): simple-statistics' cumulativeStdNormalProbability
   // reads a table to 0.01 in z, too coarse near the test's usual levels.
-  return Math.min(1, 1 - errorFunction(z / Math.SQRT2));
+  return { p: Math.min(1, 1 - errorFunction(z / Math.SQRT2)), rise };
 }

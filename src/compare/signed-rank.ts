@@ -8,6 +8,14 @@
 export const EXACT_LIMIT = 60;
 
 export function signedRankP(differences: readonly number[]): number | null {
+  return signedRank(differences)?.p ?? null;
+}
+
+/**
+ * signedRankP with the direction its statistic sees: W₊ − W₋ (doubled), above 0 where the positive differences
+ * outrank the negative ones. The one-sided p of a rise follows it (see mannWhitney).
+ */
+export function signedRank(differences: readonly number[]): { readonly p: number; readonly rise: number } | null {
   const nonZero = differences.filter((difference) => difference !== 0 && !Number.isNaN(difference));
   const n = nonZero.length;
   if (n === 0) return null;
@@ -25,6 +33,7 @@ export function signedRankP(differences: readonly number[]): number | null {
   let positiveSum = 0;
   for (let k = 0; k < n; k++) if (order[k]!.positive) positiveSum += doubled[k]!;
   const total = n * (n + 1); // the doubled ranks add up to 2 · n(n + 1)/2
+  const rise = 2 * positiveSum - total;
   if (n <= EXACT_LIMIT) {
     // P(W₊ = s) for every doubled sum s, one rank at a time: each enters the positive sum with probability ½.
     let distribution = new Float64Array(total + 1);
@@ -47,15 +56,15 @@ export function signedRankP(differences: readonly number[]): number | null {
       if (s <= positiveSum) below += distribution[s]!;
       if (s >= positiveSum) above += distribution[s]!;
     }
-    return Math.min(1, 2 * Math.min(below, above));
+    return { p: Math.min(1, 2 * Math.min(below, above)), rise };
   }
   const mean = total / 2; // of the doubled sum
   const ties = tieSizes.reduce((sum, t) => sum + t * t * t - t, 0);
   // Var(W₊) = n(n+1)(2n+1)/24 − Σ(t³ − t)/48; the doubled sum has 4 times it.
   const sd = Math.sqrt(4 * ((n * (n + 1) * (2 * n + 1)) / 24 - ties / 48));
-  if (sd === 0) return 1;
+  if (sd === 0) return { p: 1, rise };
   const z = (Math.abs(positiveSum - mean) - 1) / sd; // continuity: ½ of a rank, 1 of a doubled one
-  return Math.min(1, 2 * upperNormalTail(Math.max(0, z)));
+  return { p: Math.min(1, 2 * upperNormalTail(Math.max(0, z))), rise };
 }
 
 /** P(Z > z) of a standard normal, by the complementary error function (Numerical Recipes' erfc, 1.2e-7 relative). */

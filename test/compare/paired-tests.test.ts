@@ -3,7 +3,8 @@ import { weightedHolm, adjustP } from "../../src/compare/adjust-p.js";
 import { compareResults } from "../../src/compare/compare-results.js";
 import { signTestP } from "../../src/compare/sign-test.js";
 import { pairedShift, shareChange, twoSampleShift } from "../../src/compare/effect-size.js";
-import { signedRankP } from "../../src/compare/signed-rank.js";
+import { signedRank, signedRankP } from "../../src/compare/signed-rank.js";
+import { mannWhitney } from "../../src/compare/mann-whitney.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
@@ -28,6 +29,50 @@ describe("effect sizes", () => {
     expect(share.estimate).toBeCloseTo(-0.2, 12);
     expect(share.high).toBeCloseTo(-0.2 + 0.17532, 4);
     expect(pairedShift([])).toBeNull();
+  });
+
+  it("select the ranked averages and differences without listing them: the same values as sorting them all, ties, zeros and negatives included", () => {
+    // The listing the selection replaced (and capped at 2·10⁶ pairs): every pair, sorted, and its ranks read off.
+    const listed = (values: number[], c: (m: number) => number) => {
+      values.sort((a, b) => a - b);
+      const m = values.length;
+      const median = m % 2 === 1 ? values[(m - 1) / 2]! : (values[m / 2 - 1]! + values[m / 2]!) / 2;
+      return { estimate: median, low: values[c(m) - 1]!, high: values[m - c(m)]! };
+    };
+    const random = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);
+    for (let trial = 0; trial < 200; trial++) {
+      const next = random(trial + 1);
+      const n = 1 + Math.floor(next() * 40);
+      const m = 1 + Math.floor(next() * 40);
+      // Integer steps (ties), a negative range, and zeros.
+      const draw = () => (trial % 3 === 0 ? Math.round(next() * 6) - 3 : (next() - 0.3) * 1e3);
+      const d = Array.from({ length: n }, draw);
+      const walsh: number[] = [];
+      for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((d[i]! + d[j]!) / 2);
+      const cPaired = (total: number) => Math.max(1, Math.floor(total / 2 - 1.959963984540054 * Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24)));
+      expect(pairedShift(d)).toMatchObject(listed(walsh, cPaired));
+      const x = Array.from({ length: n }, draw);
+      const y = Array.from({ length: m }, draw);
+      const differences = x.flatMap((a) => y.map((b) => b - a));
+      const cTwo = (total: number) => Math.max(1, Math.floor(total / 2 - 1.959963984540054 * Math.sqrt((n * m * (n + m + 1)) / 12)));
+      expect(twoSampleShift(x, y)).toMatchObject(listed(differences, cTwo));
+    }
+    // Integer counts, most pairs tied: Hodges–Lehmann's shift is 0, yet the rank statistics see the rise, and
+    // their direction (not the shift's sign) makes the one-sided p of a rise.
+    const before = [...Array(100).fill(4), ...Array(50).fill(5)];
+    const after = [...Array(50).fill(4), ...Array(100).fill(5)];
+    expect(twoSampleShift(before, after)!.estimate).toBe(0);
+    const tested = mannWhitney(before, after)!;
+    expect(tested.rise).toBeGreaterThan(0);
+    expect(tested.p).toBeLessThan(1e-6);
+    expect(mannWhitney(after, before)!.rise).toBeLessThan(0);
+    const moves = [...Array(60).fill(0), ...Array(30).fill(1), ...Array(10).fill(-1)];
+    expect(pairedShift(moves)!.estimate).toBe(0);
+    expect(signedRank(moves)!.rise).toBeGreaterThan(0);
+    expect(signedRank(moves.map((value) => -value))!.rise).toBeLessThan(0);
+    // 5 000 runs a side: 25·10⁶ differences, no longer listed (nor replaced by the difference of means).
+    const large = Array.from({ length: 5000 }, (_, k) => k % 97);
+    expect(twoSampleShift(large, large.map((value) => value + 3))).toMatchObject({ estimate: 3, method: "Hodges–Lehmann" });
   });
 });
 
