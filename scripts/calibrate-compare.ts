@@ -20,12 +20,13 @@ import { parseArgs } from "node:util";
 import { compareResults } from "../dist/compare/compare-results.js";
 import { DEFAULT_FAIL_RULES, parseFailRule } from "../dist/compare/fail-rule.js";
 import { parseExperiment } from "../dist/experiment/load-experiment.js";
-import { ResultWriter } from "../dist/export/result-writer.js";
+import { ResultWriter, TABLE_FILES } from "../dist/export/result-writer.js";
 import { RUN_COLUMNS } from "../dist/export/run-columns.js";
 import type { RunRow } from "../dist/run/run-types.js";
 import { RecordStream } from "../dist/runner/recorded-runs.js";
 import { runExperiment } from "../dist/runner/run-experiment.js";
 import { TableSink } from "../dist/runner/table-sink.js";
+import { recordTables } from "../dist/runner/table-record.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -73,7 +74,9 @@ function risen(folder: string, rise: number): string {
     sink.writeRows([copy as unknown as RunRow]);
   }
   sink.close(true);
-  writeFileSync(join(out, "manifest.json"), readFileSync(join(folder, "manifest.json")));
+  // The manifest records its tables (0.9): the copy's, re-recorded, or every reader refuses it as changed by hand.
+  const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }, null, 2));
   return out;
 }
 
