@@ -4,16 +4,22 @@
  * empty. The manifest records the resolved choice, so that resume, merge, rerun and compare know it.
  */
 
-/** The a-priori names: bounds known before the run (from the data, ŵ(0) and η), in column order; "all" is these. */
-export const A_PRIORI_KEYS = ["novikoff", "snapp", "hu", "optimised", "best", "tightest", "freundSchapire"] as const;
+import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "./separator/separator-bounds.js";
+
+/**
+ * The a-priori names: bounds known before the run (from the data, ŵ(0) and η), in column order; "all" is
+ * these. First the separator bounds of the registry (separator/separator-bounds.ts), then the others.
+ */
+export const A_PRIORI_KEYS: readonly APrioriKey[] = [...SEPARATOR_BOUNDS.map((bound) => bound.name), "best", "tightest", "freundSchapire"];
+type APrioriKey = SeparatorBoundName | "best" | "tightest" | "freundSchapire";
 /**
  * The a-posteriori names (docs/theory.md, "Why a bound is loose" and "Mistake-set bounds"): measured on the
  * run's own update rounds, listed by name only (never in "all" or the default), never part of `best`.
  */
 export const A_POSTERIORI_KEYS = ["factors", "mistakeSet"] as const;
 /** The names `bounds` takes, in column order. */
-export const BOUND_KEYS = [...A_PRIORI_KEYS, ...A_POSTERIORI_KEYS] as const;
-export type BoundKey = (typeof BOUND_KEYS)[number];
+export type BoundKey = APrioriKey | (typeof A_POSTERIORI_KEYS)[number];
+export const BOUND_KEYS: readonly BoundKey[] = [...A_PRIORI_KEYS, ...A_POSTERIORI_KEYS];
 
 /**
  * An experiment's resolved choice: "default", or the names it lists ("all" in a file is every a-priori name,
@@ -57,10 +63,10 @@ function capitalised<S extends string>(text: S): Capitalize<S> {
 const PER_SEPARATOR = (name: string) => [`planted${name}Bound`, `optimal${name}Bound`, `planted${name}Ratio`, `optimal${name}Ratio`];
 
 export const BOUND_ENTRIES: Readonly<Record<BoundKey, BoundEntry>> = {
-  novikoff: { key: "novikoff", columns: PER_SEPARATOR("Novikoff"), byDefault: "always", cost: "one pass over the rows a separator (shared with its margin)" },
-  snapp: { key: "snapp", columns: PER_SEPARATOR("Snapp"), byDefault: "always", cost: "from ŵ(0) ≠ 0, a pass over the rows a separator" },
-  hu: { key: "hu", columns: PER_SEPARATOR("Hu"), byDefault: "always", cost: "O(dim) a separator" },
-  optimised: { key: "optimised", columns: PER_SEPARATOR("Optimised"), byDefault: "always", cost: "O(dim) a separator" },
+  // Each separator bound of the registry: its columns by its name, computed by default on every run.
+  ...(Object.fromEntries(
+    SEPARATOR_BOUNDS.map((bound) => [bound.name, { key: bound.name, columns: PER_SEPARATOR(capitalised(bound.name)), byDefault: "always", cost: bound.cost }]),
+  ) as unknown as Record<SeparatorBoundName, BoundEntry>),
   best: { key: "best", columns: [...PER_SEPARATOR("Best"), "bestBound", "bestRatio"], byDefault: "always", cost: "none (the smallest of the others)" },
   tightest: {
     key: "tightest",
@@ -146,9 +152,9 @@ export function boundKeyOfColumn(column: string): BoundKey | null {
 }
 
 /**
- * Which of a separator's four bounds a declaration computes: each on every run or on none (only the default's
+ * Which of a separator's bounds a declaration computes: each on every run or on none (only the default's
  * Freund–Schapire bounds and tightest separators depend on the run's data).
  */
-export function wantedBounds(modes: BoundModes): Readonly<Record<"novikoff" | "snapp" | "hu" | "optimised", boolean>> {
-  return { novikoff: modes.novikoff !== "never", snapp: modes.snapp !== "never", hu: modes.hu !== "never", optimised: modes.optimised !== "never" };
+export function wantedBounds(modes: BoundModes): Readonly<Record<SeparatorBoundName, boolean>> {
+  return Object.fromEntries(SEPARATOR_BOUNDS.map((bound) => [bound.name, modes[bound.name] !== "never"])) as Record<SeparatorBoundName, boolean>;
 }

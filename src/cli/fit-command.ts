@@ -6,6 +6,7 @@ import { readInit } from "../perceptron/initial-weights.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
+import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
@@ -98,8 +99,9 @@ function humanReport(path: string, r: FitReport): string {
     lines.push("", "bound       value               updates/bound");
     for (const [name, value] of Object.entries(r.bounds)) {
       const ratio = value === null ? "-" : value > 0 && r.converged ? String(r.updates / value) : "-";
-      // Null: beyond float64's range (nonFinite names it), or Novikoff's from a ŵ(0) ≠ 0, where it does not apply.
-      const missing = r.nonFinite.includes(`bounds.${name}`) ? "- (beyond float64)" : name === "novikoff" && r.initialWeights.some((w) => w !== 0) ? "- (needs ŵ(0) = 0)" : "-";
+      // Null: beyond float64's range (nonFinite names it), or where the bound does not apply (what it needs).
+      const needs = SEPARATOR_BOUNDS.find((bound) => bound.name === name)?.needs;
+      const missing = r.nonFinite.includes(`bounds.${name}`) ? "- (beyond float64)" : needs !== undefined ? `- (needs ${needs})` : "-";
       lines.push(`${name.padEnd(10)}  ${(value === null ? missing : String(value)).padEnd(18)}  ${ratio}`);
     }
     lines.push("");

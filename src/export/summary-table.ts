@@ -1,5 +1,10 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import { beyondSeparable } from "../run/run-types.js";
+import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
+import { boundColumn } from "../run/execute-run.js";
+import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
+
+/** The separator bounds' names, in column order. */
+const PLOTTED = SEPARATOR_BOUNDS.map((bound) => bound.name);
 
 /** How many grid points the printed table shows; the rest are in summary.csv. */
 export const TABLE_ROWS = 40;
@@ -16,7 +21,8 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
   // Label noise and overlap get their columns where some point has them (docs/theory.md, "Beyond separable data").
   const noisy = rows.some(beyondSeparable);
   const header = ["point", "generator", "n", "d", "margin", "offset", ...(noisy ? ["noise", "overlap"] : []), "bias", "eta", "init", "order", "conv", "updates"];
-  header.push("novikoff", "snapp", "hu", "optimised", "novikoff*", "snapp*", "hu*", "optimised*", "best");
+  // Each separator bound of the registry, the planted separator's then (starred) the max-margin one's.
+  header.push(...PLOTTED.map((name) => name), ...PLOTTED.map((name) => `${name}*`), "best");
   const shown = rows.slice(0, TABLE_ROWS);
   const body = shown.map((row) => [
     String(row.point),
@@ -32,14 +38,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
     row.order,
     `${row.converged}/${row.runs}`,
     format(row.updates.median),
-    format(row.plantedNovikoffBound.median),
-    format(row.plantedSnappBound.median),
-    format(row.plantedHuBound.median),
-    format(row.plantedOptimisedBound.median),
-    format(row.optimalNovikoffBound.median),
-    format(row.optimalSnappBound.median),
-    format(row.optimalHuBound.median),
-    format(row.optimalOptimisedBound.median),
+    ...SEPARATORS.flatMap((separator) => PLOTTED.map((name) => format(row[boundColumn(separator, name)].median))),
     format(row.bestBound.median),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));

@@ -1,4 +1,7 @@
+import type { SummaryRow } from "../aggregate/summary-types.js";
+import { novikoff } from "../bounds/separator/novikoff.js";
 import { generatorEntry } from "../generators/generator-registry.js";
+import { ratioColumn } from "../run/execute-run.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 
@@ -60,12 +63,14 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
  * c, and the limit 1/2 as a rule.
  */
 export function threePointRatioPlot(input: PlotInput): Plot | null {
-  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "three-point" && row.plantedNovikoffRatio.median !== null);
+  // The ratio to Novikoff's (R/γ)² of the planted separator (its registry entry names the column).
+  const ratioOf = (row: SummaryRow) => row[ratioColumn("planted", novikoff.name)];
+  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "three-point" && ratioOf(row).median !== null);
   if (new Set(rows.map((row) => row.c)).size < 2) return null;
   const sweep = sweepFactors(rows, ["c"]);
   const others = sweep.shown;
   const layout = layoutFactors(rows, others, ["color", "strokeDash", "detail"]);
-  const data = rows.map((row) => ({ point: row.point, median: row.plantedNovikoffRatio.median, p25: row.plantedNovikoffRatio.p25, p75: row.plantedNovikoffRatio.p75, ...factorFields(row, sweep.varying) }));
+  const data = rows.map((row) => ({ point: row.point, median: ratioOf(row).median, p25: ratioOf(row).p25, p75: ratioOf(row).p75, ...factorFields(row, sweep.varying) }));
   const cs = [...new Set(rows.map((row) => row.c!))].sort((a, b) => a - b);
   const formula = cs.map((c) => ({ c, ratio: (1 + Math.floor((c * c) / 2)) / (1 + c * c) }));
   const x = { field: "c", type: "quantitative", scale: scaleFor(cs), title: "c" };

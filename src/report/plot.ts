@@ -1,4 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "../bounds/separator/separator-bounds.js";
 import type { RunRow } from "../run/run-types.js";
 import type { Factor } from "./sweep-factors.js";
 
@@ -244,10 +245,10 @@ export interface PlotInput {
   readonly separator: "optimal" | "planted";
 }
 
-/** The four bounds, in the order the tables give them, with the names the plots give them (docs/theory.md). */
-export const BOUND_TITLES = { novikoff: "Novikoff (R/γ)²", snapp: "Snapp k_max", hu: "Hu D²", optimised: "N(v)" } as const;
-export type PlottedBound = keyof typeof BOUND_TITLES;
-export const PLOTTED_BOUNDS = Object.keys(BOUND_TITLES) as PlottedBound[];
+/** The separator bounds (the registry, bounds/separator/separator-bounds.ts), in column order, with the names the plots give them. */
+export const BOUND_TITLES = Object.fromEntries(SEPARATOR_BOUNDS.map((bound) => [bound.name, bound.title])) as Readonly<Record<SeparatorBoundName, string>>;
+export type PlottedBound = SeparatorBoundName;
+export const PLOTTED_BOUNDS: readonly PlottedBound[] = SEPARATOR_BOUNDS.map((bound) => bound.name);
 
 /** The column of a bound of the input's separator: `optimalSnappBound`, `plantedHuBound`, … */
 export function boundColumn(separator: PlotInput["separator"], bound: PlottedBound): `${typeof separator}${Capitalize<PlottedBound>}Bound` {

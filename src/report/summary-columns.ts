@@ -1,4 +1,6 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
+import { boundColumn } from "../run/execute-run.js";
 import { beyondSeparable } from "../run/run-types.js";
 
 export interface ReportColumn {
@@ -61,10 +63,7 @@ export const REPORT_COLUMNS: readonly ReportColumn[] = [
   { title: "updates (median)", value: (row) => number(row.updates.median) },
   { title: "updates (p90)", value: (row) => number(row.updates.p90) },
   { title: "γ*", value: (row) => number(row.optimalMargin.median) },
-  { title: "Novikoff*", value: (row) => number(row.optimalNovikoffBound.median) },
-  { title: "Snapp*", value: (row) => number(row.optimalSnappBound.median) },
-  { title: "Hu*", value: (row) => number(row.optimalHuBound.median) },
-  { title: "N(v)*", value: (row) => number(row.optimalOptimisedBound.median) },
+  ...SEPARATOR_BOUNDS.map((bound): ReportColumn => ({ title: `${bound.short}*`, value: (row) => number(row[boundColumn("optimal", bound.name)].median) })),
   { title: "best", value: (row) => number(row.bestBound.median) },
   { title: "updates / best", value: (row) => number(row.bestRatio.median) },
 ];
