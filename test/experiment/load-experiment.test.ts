@@ -86,7 +86,8 @@ describe("parseExperiment: defaults", () => {
           margin: [0.1],
           radius: [1],
           offset: [0],
-          noise: [0],
+          // Not given: each generator its own (planted 0, csv none: generator-entry.ts, keyDefaults).
+          noise: null,
           overlap: [0],
           c: null,
           bias: null,
