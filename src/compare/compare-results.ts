@@ -7,7 +7,7 @@ import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 import { adjustP, weightedHolm, type Correction } from "./adjust-p.js";
 import { DEFAULT_FAIL_RULES, parseFailRule, type FailRule, type StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
-import { dataKey, loadResults, type LoadedResults } from "./load-results.js";
+import { dataKey, loadResults, runOutcomes, type LoadedResults } from "./load-results.js";
 import { mannWhitney, mannWhitneyP } from "./mann-whitney.js";
 import { signedRank, signedRankP } from "./signed-rank.js";
 import { signTestP } from "./sign-test.js";
@@ -356,8 +356,8 @@ function withSafetyRules(given: readonly FailRule[]): FailRule[] {
  * and orders). Null otherwise: a seed-only change, or repeats added or missing.
  */
 function pairedOutcomes(key: string, baseline: LoadedResults, current: LoadedResults): [boolean, boolean][] | null {
-  const before = baseline.outcomes.get(key) ?? [];
-  const after = current.outcomes.get(key) ?? [];
+  const before = runOutcomes(baseline, key);
+  const after = runOutcomes(current, key);
   if (before.length === 0 || before.length !== after.length) return null;
   const byRepeat = new Map(after.map((run) => [run.repeat, run]));
   const pairs: [boolean, boolean][] = [];
@@ -392,7 +392,7 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
     unitMeans(
       matched.flatMap((key) => {
         const data = dataKey(results.points.get(key)!);
-        return (results.outcomes.get(key) ?? []).map(({ repeat, converged }) => ({ unit: unitOf(data, repeat), score: converged ? 1 : 0 }));
+        return runOutcomes(results, key).map(({ repeat, converged }) => ({ unit: unitOf(data, repeat), score: converged ? 1 : 0 }));
       }),
     );
   const before = units(baseline);
@@ -422,8 +422,8 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
   let gained = 0;
   for (const key of matched) {
     const data = dataKey(baseline.points.get(key)!);
-    const afterByRepeat = new Map((current.outcomes.get(key) ?? []).map((run) => [run.repeat, run.converged]));
-    for (const { repeat, converged } of baseline.outcomes.get(key) ?? []) {
+    const afterByRepeat = new Map(runOutcomes(current, key).map((run) => [run.repeat, run.converged]));
+    for (const { repeat, converged } of runOutcomes(baseline, key)) {
       const unit = unitOf(data, repeat);
       const delta = (afterByRepeat.get(repeat) ? 1 : 0) - (converged ? 1 : 0);
       byUnit.set(unit, (byUnit.get(unit) ?? 0) + delta);
@@ -436,7 +436,7 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
   const deltas = [...byUnit.values()];
   const drops = deltas.filter((delta) => delta < 0).length;
   const rises = deltas.filter((delta) => delta > 0).length;
-  const runs = [...matched].reduce((sum, key) => sum + (baseline.outcomes.get(key)?.length ?? 0), 0);
+  const runs = [...matched].reduce((sum, key) => sum + (baseline.outcomes.get(key)?.repeats.length ?? 0), 0);
   const share = (count: number) => (runs === 0 ? null : count / runs);
   return {
     point: null,
@@ -547,7 +547,7 @@ function columnValues(results: LoadedResults, key: string, column: string): { va
   if (runs === undefined) return [];
   const values = runs.columns.get(column);
   if (values === undefined) throw new Error(`compare kept no column ${column} (a bug)`);
-  return values.flatMap((value, k) => (value === null ? [] : [{ value, repeat: runs.repeats[k]! }]));
+  return values.flatMap((value, k) => (Number.isNaN(value) ? [] : [{ value, repeat: runs.repeats[k]! }]));
 }
 
 /** The unit of a run: the set of runs that share its data set (its point's data key, its repeat; see sweepConvergence). */

@@ -27,14 +27,30 @@ export interface LoadedResults {
    * took ~1.9 KB, and a folder of 200 000 runs 831 MB.
    */
   readonly runs: ReadonlyMap<string, ConvergedRuns>;
-  /** Whether each run of a point converged, by repeat, with its seed (error runs count as not converged). */
-  readonly outcomes: ReadonlyMap<string, readonly { readonly repeat: number; readonly seed: number; readonly converged: boolean }[]>;
+  /** Whether each run of a point converged, by repeat, with its seed (error runs count as not converged): see runOutcomes. */
+  readonly outcomes: ReadonlyMap<string, PointOutcomes>;
 }
 
-/** A point's converged runs as compare keeps them. */
+/**
+ * A point's runs, a field an array (V8 keeps arrays of small integers and of doubles unboxed, 8 bytes a value;
+ * an object a run took ~56): their repeats, seeds, and 1 where they converged.
+ */
+export interface PointOutcomes {
+  readonly repeats: number[];
+  readonly seeds: number[];
+  readonly converged: number[];
+}
+
+/** A point's runs as records (made for the caller, in run order). */
+export function runOutcomes(results: LoadedResults, key: string): { readonly repeat: number; readonly seed: number; readonly converged: boolean }[] {
+  const own = results.outcomes.get(key);
+  return own === undefined ? [] : own.repeats.map((repeat, k) => ({ repeat, seed: own.seeds[k]!, converged: own.converged[k] === 1 }));
+}
+
+/** A point's converged runs as compare keeps them: their repeats, and each column's values (NaN where a run has none). */
 export interface ConvergedRuns {
   readonly repeats: number[];
-  readonly columns: ReadonlyMap<string, (number | null)[]>;
+  readonly columns: ReadonlyMap<string, number[]>;
 }
 
 /** The parameters that identify a grid point across two result folders. */
@@ -61,12 +77,22 @@ export function loadResults(folder: string, columns: (optimal: boolean) => reado
   const summary = summaryRows(folder, manifest, needs);
   const points = new Map(summary.map((row) => [pointKey(row), row]));
   const kept = [...new Set(columns(manifest.resolved.optimal))];
-  const runs = new Map<string, { repeats: number[]; columns: Map<string, (number | null)[]> }>();
-  const outcomes = new Map<string, { repeat: number; seed: number; converged: boolean }[]>();
+  const runs = new Map<string, { repeats: number[]; columns: Map<string, number[]> }>();
+  const outcomes = new Map<string, PointOutcomes>();
+  // A point's runs are consecutive: its key is made where the point changes, not once a run.
+  let lastPoint = -1;
+  let key = "";
   for (const row of recordsOf(folder)) {
-    const key = pointKey(row);
+    if (row.point !== lastPoint) {
+      lastPoint = row.point;
+      key = pointKey(row);
+    }
     const converged = row.status === "ok" && row.converged === true;
-    append(outcomes, key, { repeat: row.repeat, seed: row.seed, converged });
+    let outcome = outcomes.get(key);
+    if (outcome === undefined) outcomes.set(key, (outcome = { repeats: [], seeds: [], converged: [] }));
+    outcome.repeats.push(row.repeat);
+    outcome.seeds.push(row.seed);
+    outcome.converged.push(converged ? 1 : 0);
     if (!converged) continue;
     let own = runs.get(key);
     if (own === undefined) runs.set(key, (own = { repeats: [], columns: new Map(kept.map((column) => [column, []])) }));
@@ -74,15 +100,10 @@ export function loadResults(folder: string, columns: (optimal: boolean) => reado
     const record = row as unknown as Record<string, unknown>;
     for (const column of kept) {
       const value = record[column];
-      own.columns.get(column)!.push(typeof value === "number" ? value : null);
+      own.columns.get(column)!.push(typeof value === "number" ? value : NaN);
     }
   }
   const dataVersion = recordedDataVersion(manifest);
   return { folder, name: manifest.experiment.name, hash: manifest.experiment.hash, tool: manifest.tool, optimal: manifest.resolved.optimal, bounds: recordedBounds(manifest.resolved), dataVersion, shard: manifest.shard, points, runs, outcomes };
 }
 
-function append<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
