@@ -388,13 +388,17 @@ function pairedValues(key: string, column: string, baseline: LoadedResults, curr
  */
 function sweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
   if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepConvergence(matched, baseline, current);
-  const units = (results: LoadedResults) =>
-    unitMeans(
-      matched.flatMap((key) => {
-        const data = dataKey(results.points.get(key)!);
-        return runOutcomes(results, key).map(({ repeat, converged }) => ({ unit: unitOf(data, repeat), score: converged ? 1 : 0 }));
-      }),
-    );
+  // Each unit's share of converged runs, the units in the order they first appear.
+  const units = (results: LoadedResults) => {
+    const tallies = new UnitTallies();
+    for (const key of matched) {
+      const own = results.outcomes.get(key);
+      if (own === undefined) continue;
+      const data = dataKey(results.points.get(key)!);
+      for (let k = 0; k < own.repeats.length; k++) tallies.add(data, own.repeats[k]!, own.converged[k]!);
+    }
+    return tallies.means();
+  };
   const before = units(baseline);
   const after = units(current);
   const meanOf = (values: readonly number[]) => (values.length === 0 ? null : mean(values as number[]));
@@ -415,25 +419,31 @@ function sweepConvergence(matched: readonly string[], baseline: LoadedResults, c
  * 5 runs go from 5 converged to 0 makes 5 drops and no rise: p = 1/32, which fails the gate alone.
  */
 function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResults, current: LoadedResults): Check {
-  const byUnit = new Map<string, number>();
+  // Each unit's change of converged runs; the pairs by repeat (pairedOutcomes has checked that both sides
+  // hold the same repeats).
+  const units = new UnitTallies();
   let before = 0;
   let after = 0;
   let lost = 0;
   let gained = 0;
   for (const key of matched) {
+    const own = baseline.outcomes.get(key);
+    const other = current.outcomes.get(key);
+    if (own === undefined || other === undefined) continue;
     const data = dataKey(baseline.points.get(key)!);
-    const afterByRepeat = new Map(runOutcomes(current, key).map((run) => [run.repeat, run.converged]));
-    for (const { repeat, converged } of runOutcomes(baseline, key)) {
-      const unit = unitOf(data, repeat);
-      const delta = (afterByRepeat.get(repeat) ? 1 : 0) - (converged ? 1 : 0);
-      byUnit.set(unit, (byUnit.get(unit) ?? 0) + delta);
-      before += converged ? 1 : 0;
-      after += afterByRepeat.get(repeat) ? 1 : 0;
-      if (converged && !afterByRepeat.get(repeat)) lost++;
-      if (!converged && afterByRepeat.get(repeat)) gained++;
+    const afterByRepeat = new Map<number, number>();
+    for (let k = 0; k < other.repeats.length; k++) afterByRepeat.set(other.repeats[k]!, other.converged[k]!);
+    for (let k = 0; k < own.repeats.length; k++) {
+      const was = own.converged[k]!;
+      const is = afterByRepeat.get(own.repeats[k]!) ?? 0;
+      units.add(data, own.repeats[k]!, is - was);
+      before += was;
+      after += is;
+      if (was === 1 && is === 0) lost++;
+      if (was === 0 && is === 1) gained++;
     }
   }
-  const deltas = [...byUnit.values()];
+  const deltas = units.sums();
   const drops = deltas.filter((delta) => delta < 0).length;
   const rises = deltas.filter((delta) => delta > 0).length;
   const runs = [...matched].reduce((sum, key) => sum + (baseline.outcomes.get(key)?.repeats.length ?? 0), 0);
@@ -464,16 +474,16 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
 function sweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, checks: readonly Check[], twoSided: boolean): Check {
   if (matched.every((key) => pairedOutcomes(key, baseline, current) !== null)) return pairedSweepStatistic(rule, matched, baseline, current, twoSided);
   const column = metricColumn(rule.metric, baseline);
-  const scored: { unit: string; score: number }[][] = [[], []];
+  const scored = [new UnitTallies(), new UnitTallies()];
   for (const key of matched) {
     const sides = [baseline, current].map((results) => columnValues(results, key, column));
     const pooled = [...sides[0]!, ...sides[1]!].map((run) => run.value).sort((x, y) => x - y);
     const data = dataKey(baseline.points.get(key)!);
     sides.forEach((runs, side) => {
-      for (const { value, repeat } of runs) scored[side]!.push({ unit: unitOf(data, repeat), score: midRankShare(pooled, value) });
+      for (const { value, repeat } of runs) scored[side]!.add(data, repeat, midRankShare(pooled, value));
     });
   }
-  const scores = scored.map(unitMeans);
+  const scores = scored.map((tallies) => tallies.means());
   const changes = checks
     .filter((check) => check.rule === rule.text && check.point !== null)
     .map((check) => (rule.threshold.relative ? check.relativeChange : check.change))
@@ -507,22 +517,17 @@ function sweepStatistic(rule: StatisticRule, matched: readonly string[], baselin
  */
 function pairedSweepStatistic(rule: StatisticRule, matched: readonly string[], baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {
   const column = metricColumn(rule.metric, baseline);
-  const byUnit = new Map<string, { sum: number; pairs: number }>();
+  const units = new UnitTallies();
   for (const key of matched) {
     const data = dataKey(baseline.points.get(key)!);
     const afterByRepeat = new Map(columnValues(current, key, column).map((run) => [run.repeat, run.value]));
     for (const { value, repeat } of columnValues(baseline, key, column)) {
       const other = afterByRepeat.get(repeat);
       if (other === undefined || (rule.threshold.relative && value === 0)) continue;
-      const change = rule.threshold.relative ? (other - value) / Math.abs(value) : other - value;
-      const unit = unitOf(data, repeat);
-      const tally = byUnit.get(unit) ?? { sum: 0, pairs: 0 };
-      tally.sum += change;
-      tally.pairs++;
-      byUnit.set(unit, tally);
+      units.add(data, repeat, rule.threshold.relative ? (other - value) / Math.abs(value) : other - value);
     }
   }
-  const changes = [...byUnit.values()].map((tally) => tally.sum / tally.pairs);
+  const changes = units.means();
   const average = changes.length === 0 ? null : mean(changes);
   return {
     point: null,
@@ -550,21 +555,39 @@ function columnValues(results: LoadedResults, key: string, column: string): { va
   return values.flatMap((value, k) => (Number.isNaN(value) ? [] : [{ value, repeat: runs.repeats[k]! }]));
 }
 
-/** The unit of a run: the set of runs that share its data set (its point's data key, its repeat; see sweepConvergence). */
-function unitOf(data: string, repeat: number): string {
-  return `${data}#${repeat}`;
-}
+/**
+ * The units of the sweep-wide tests: the runs that share a data set (their point's data key, their repeat; see
+ * sweepConvergence), numbered in the order they first appear, each with the sum and count of the scores added.
+ * Keyed by data key, then repeat: no key string a run (a sweep of 10⁶ runs made as many).
+ */
+class UnitTallies {
+  readonly #byData = new Map<string, Map<number, number>>();
+  readonly #sums: number[] = [];
+  readonly #counts: number[] = [];
 
-/** The mean score of each unit, in the order the units first appear. */
-function unitMeans(scored: readonly { readonly unit: string; readonly score: number }[]): number[] {
-  const byUnit = new Map<string, { sum: number; runs: number }>();
-  for (const { unit, score } of scored) {
-    const tally = byUnit.get(unit) ?? { sum: 0, runs: 0 };
-    tally.sum += score;
-    tally.runs++;
-    byUnit.set(unit, tally);
+  add(data: string, repeat: number, score: number): void {
+    let units = this.#byData.get(data);
+    if (units === undefined) this.#byData.set(data, (units = new Map()));
+    let unit = units.get(repeat);
+    if (unit === undefined) {
+      unit = this.#sums.length;
+      units.set(repeat, unit);
+      this.#sums.push(0);
+      this.#counts.push(0);
+    }
+    this.#sums[unit]! += score;
+    this.#counts[unit]!++;
   }
-  return [...byUnit.values()].map((tally) => tally.sum / tally.runs);
+
+  /** Each unit's sum of scores, in order. */
+  sums(): number[] {
+    return [...this.#sums];
+  }
+
+  /** Each unit's mean score, in order. */
+  means(): number[] {
+    return this.#sums.map((sum, unit) => sum / this.#counts[unit]!);
+  }
 }
 
 /** The share of `sorted` below `value`, ties counted half: the mid-rank percentile, in (0, 1). */
