@@ -35,6 +35,8 @@ const { values: flags } = parseArgs({
     repeats: { type: "string", default: "30" },
     threads: { type: "string", default: "2" },
     out: { type: "string" },
+    // Only part 3 (the paired, realistic regressions), for a quicker run.
+    "realistic-only": { type: "boolean", default: false },
   },
 });
 const PAIRS = Number(flags.pairs);
@@ -83,53 +85,107 @@ function risen(folder: string, rise: number): string {
 const fails = (baseline: string, current: string, correction: "holm" | "none" = "holm") => compareResults(baseline, current, rules, { correction }).result === "regression";
 const share = (count: number, of: number) => `${count}/${of} = ${(count / of).toFixed(3)}`;
 
+/**
+ * A copy of `baseline` (a folder of `sweep(seed, repeats)`) whose runs drew their data with every margin
+ * times `factor` and the same seeds: the sweep run again with the margins scaled, its rows then given back the
+ * baseline's margins and seeds (the records re-signed, the summaries made anew, the tables re-recorded), so
+ * that compare matches its points and pairs its runs, as it would a code change that drew smaller margins.
+ */
+async function marginsScaled(baseline: string, seed: number, repeats: number, factor: number): Promise<string> {
+  const grid = { ...quick.grid, margin: (quick.grid.margin as number[]).map((margin) => margin * factor) };
+  const source = { ...quick, name: `calibrate-${repeats}`, seed, repeats, optimal: false, grid };
+  const drawn = join(root, `r${repeats}-s${seed}-margins-${factor}-drawn`);
+  await runExperiment({ path: "calibrate.json", experiment: parseExperiment(source, "calibrate"), source, hash: "c".repeat(64) }, { threads: THREADS, outDir: drawn });
+  const out = `${baseline}-margins-${factor}`;
+  mkdirSync(out);
+  const sink = new TableSink(new ResultWriter(out));
+  const own = new RecordStream(join(baseline, "runs.jsonl"));
+  const other = new RecordStream(join(drawn, "runs.jsonl"));
+  for (let row = other.take(), base = own.take(); row !== null && base !== null; row = other.take(), base = own.take()) {
+    sink.writeRows([{ ...row, margin: base.margin, seed: base.seed }]);
+  }
+  sink.close(true);
+  const manifest = JSON.parse(readFileSync(join(baseline, "manifest.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }, null, 2));
+  rmSync(drawn, { recursive: true });
+  return out;
+}
+
 const started = Date.now();
 const lines: string[] = [];
-// 1. Null calibration at the recommended repeats, and the planted 10 % rise on the same pairs.
-let falseHolm = 0;
-let falseNone = 0;
-let detected = 0;
-for (let k = 0; k < PAIRS; k++) {
-  const a = await sweep(2 * k + 1, RECOMMENDED);
-  const b = await sweep(2 * k + 2, RECOMMENDED);
-  if (fails(a, b)) falseHolm++;
-  if (fails(a, b, "none")) falseNone++;
-  if (fails(a, risen(b, 0.1))) detected++;
-  rmSync(a, { recursive: true });
-  rmSync(b, { recursive: true });
-  rmSync(`${b}-rise-0.1`, { recursive: true });
-  if ((k + 1) % 20 === 0) process.stderr.write(`null and 10 % pairs: ${k + 1}/${PAIRS} (${Math.round((Date.now() - started) / 1000)} s)\n`);
-}
-lines.push(
-  `Default rules (\`${DEFAULT_FAIL_RULES.join("`, `")}\`), alpha 0.05, quick.json's 48 grid points at ${RECOMMENDED} repeats, ${PAIRS} pairs of folders that differ only in the experiment seed:`,
-  "",
-  "| | compare fails |",
-  "| --- | ---: |",
-  `| seeds only, Holm (the default) | ${share(falseHolm, PAIRS)} |`,
-  `| seeds only, no correction | ${share(falseNone, PAIRS)} |`,
-  `| updates +10 % at every point, Holm | ${share(detected, PAIRS)} |`,
-  "",
-);
-
-// 2. Repeats against the smallest rise detected 95 % of the time.
-const header = `| repeats | ${RISES.map((rise) => `+${Math.round(rise * 100)} %`).join(" | ")} | smallest rise detected ≥ 95 % |`;
-lines.push(`Share of ${POWER_PAIRS} pairs (other seeds) in which compare fails, by repeats and planted rise of the updates:`, "", header, `| ---: | ${RISES.map(() => "---:").join(" | ")} | ---: |`);
-for (const repeats of REPEATS) {
-  const hits = RISES.map(() => 0);
-  for (let k = 0; k < POWER_PAIRS; k++) {
-    const a = await sweep(10_000 + 2 * k + 1, repeats);
-    const b = await sweep(10_000 + 2 * k + 2, repeats);
-    RISES.forEach((rise, r) => {
-      const c = risen(b, rise);
-      if (fails(a, c)) hits[r]!++;
-      rmSync(c, { recursive: true });
-    });
+if (!flags["realistic-only"]) {
+  // 1. Null calibration at the recommended repeats, and the planted 10 % rise on the same pairs.
+  let falseHolm = 0;
+  let falseNone = 0;
+  let detected = 0;
+  for (let k = 0; k < PAIRS; k++) {
+    const a = await sweep(2 * k + 1, RECOMMENDED);
+    const b = await sweep(2 * k + 2, RECOMMENDED);
+    if (fails(a, b)) falseHolm++;
+    if (fails(a, b, "none")) falseNone++;
+    if (fails(a, risen(b, 0.1))) detected++;
     rmSync(a, { recursive: true });
     rmSync(b, { recursive: true });
+    rmSync(`${b}-rise-0.1`, { recursive: true });
+    if ((k + 1) % 20 === 0) process.stderr.write(`null and 10 % pairs: ${k + 1}/${PAIRS} (${Math.round((Date.now() - started) / 1000)} s)\n`);
   }
-  const smallest = RISES.find((_, r) => hits[r]! / POWER_PAIRS >= 0.95);
-  lines.push(`| ${repeats} | ${hits.map((hit) => (hit / POWER_PAIRS).toFixed(2)).join(" | ")} | ${smallest === undefined ? `above ${Math.round(RISES.at(-1)! * 100)} %` : `${Math.round(smallest * 100)} %`} |`);
-  process.stderr.write(`power at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  lines.push(
+    `Default rules (\`${DEFAULT_FAIL_RULES.join("`, `")}\`), alpha 0.05, quick.json's 48 grid points at ${RECOMMENDED} repeats, ${PAIRS} pairs of folders that differ only in the experiment seed:`,
+    "",
+    "| | compare fails |",
+    "| --- | ---: |",
+    `| seeds only, Holm (the default) | ${share(falseHolm, PAIRS)} |`,
+    `| seeds only, no correction | ${share(falseNone, PAIRS)} |`,
+    `| updates +10 % at every point, Holm | ${share(detected, PAIRS)} |`,
+    "",
+  );
+
+  // 2. Repeats against the smallest rise detected 95 % of the time.
+  const header = `| repeats | ${RISES.map((rise) => `+${Math.round(rise * 100)} %`).join(" | ")} | smallest rise detected ≥ 95 % |`;
+  lines.push(`Share of ${POWER_PAIRS} pairs (other seeds) in which compare fails, by repeats and planted rise of the updates:`, "", header, `| ---: | ${RISES.map(() => "---:").join(" | ")} | ---: |`);
+  for (const repeats of REPEATS) {
+    const hits = RISES.map(() => 0);
+    for (let k = 0; k < POWER_PAIRS; k++) {
+      const a = await sweep(10_000 + 2 * k + 1, repeats);
+      const b = await sweep(10_000 + 2 * k + 2, repeats);
+      RISES.forEach((rise, r) => {
+        const c = risen(b, rise);
+        if (fails(a, c)) hits[r]!++;
+        rmSync(c, { recursive: true });
+      });
+      rmSync(a, { recursive: true });
+      rmSync(b, { recursive: true });
+    }
+    const smallest = RISES.find((_, r) => hits[r]! / POWER_PAIRS >= 0.95);
+    lines.push(`| ${repeats} | ${hits.map((hit) => (hit / POWER_PAIRS).toFixed(2)).join(" | ")} | ${smallest === undefined ? `above ${Math.round(RISES.at(-1)! * 100)} %` : `${Math.round(smallest * 100)} %`} |`);
+    process.stderr.write(`power at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }
+}
+
+// 3. Paired, as CI compares (the same experiment and seeds, the code changed): every converged run's updates
+// +10 % (exact), and a realistic regression, the data drawn with margins × 0.9 (updates up by ~20 % on average,
+// unevenly), each against its own baseline.
+lines.push(
+  "",
+  `Paired (the same seeds, as a CI job compares a code change): share of ${POWER_PAIRS} baselines for which compare fails, by repeats:`,
+  "",
+  "| repeats | updates +10 % (exact) | data with margins × 0.9 | seeds equal, nothing changed |",
+  "| ---: | ---: | ---: | ---: |",
+);
+for (const repeats of REPEATS) {
+  const hits = [0, 0, 0];
+  for (let k = 0; k < POWER_PAIRS; k++) {
+    const seed = 20_000 + k;
+    const a = await sweep(seed, repeats);
+    const raised = risen(a, 0.1);
+    if (fails(a, raised)) hits[0]!++;
+    const scaled = await marginsScaled(a, seed, repeats, 0.9);
+    if (fails(a, scaled)) hits[1]!++;
+    if (fails(a, a)) hits[2]!++;
+    for (const folder of [a, raised, scaled]) rmSync(folder, { recursive: true });
+  }
+  lines.push(`| ${repeats} | ${hits.map((hit) => (hit / POWER_PAIRS).toFixed(2)).join(" | ")} |`);
+  process.stderr.write(`paired at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
 }
 lines.push("", `Measured on ${cpus()[0]?.model ?? "?"} (${cpus().length} cores), ${THREADS} threads, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s.`);
 rmSync(root, { recursive: true, force: true });
