@@ -129,6 +129,19 @@ describe("perceptron-lab run", () => {
   });
 });
 
+describe("the docs' fit samples", () => {
+  it("are fit's output on iris setosa as it is now, in docs/commands.md and docs/bounds.md (they had drifted from it)", () => {
+    const result = cli(["fit", "--data", "test/fixtures/iris-setosa.csv"]);
+    expect(result.code).toBe(0);
+    for (const page of ["docs/commands.md", "docs/bounds.md"]) {
+      const text = readFileSync(page, "utf8");
+      const start = text.indexOf("$ npx perceptron-lab fit --data test/fixtures/iris-setosa.csv\n");
+      const block = text.slice(start, text.indexOf("```", start)).split("\n").slice(1).join("\n");
+      expect(block, page).toBe(result.stdout);
+    }
+  });
+});
+
 describe("perceptron-lab run: a sweep of 1 096 grid points", () => {
   it("writes its report (on the main thread's stack, Vega overflowed on the point axis's sort list: exit 0 but no report)", () => {
     const folder = temporaryFolder();
