@@ -68,7 +68,7 @@ export interface GeneratorEntry {
   epochsGuess(p: PointParameters, maxEpochs: number): number;
   /**
    * Its family in the report: "planted" (margins, dimensions, noise: the tightness and Freund–Schapire plots),
-   * "structured" (an exact count to meet), "three-point" (a ratio that tends to ½), "data" (a user's data sets).
+   * "structured" (an exact count to meet), "half-ratio" (a ratio to (R/γ)² that tends to ½: the three-point family), "data" (a user's data sets).
    */
-  readonly plotFamily: "planted" | "structured" | "three-point" | "data";
+  readonly plotFamily: "planted" | "structured" | "half-ratio" | "data";
 }

@@ -55,5 +55,5 @@ export const threePointGenerator = {
   tight: false,
   resident: false,
   epochsGuess: () => 2,
-  plotFamily: "three-point",
+  plotFamily: "half-ratio",
 } satisfies GeneratorEntry;

@@ -65,7 +65,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
 export function threePointRatioPlot(input: PlotInput): Plot | null {
   // The ratio to Novikoff's (R/γ)² of the planted separator (its registry entry names the column).
   const ratioOf = (row: SummaryRow) => row[ratioColumn("planted", novikoff.name)];
-  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "three-point" && ratioOf(row).median !== null);
+  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "half-ratio" && ratioOf(row).median !== null);
   if (new Set(rows.map((row) => row.c)).size < 2) return null;
   const sweep = sweepFactors(rows, ["c"]);
   const others = sweep.shown;
