@@ -51,12 +51,16 @@ export interface BoundEntry {
 /** The proof's four factors (docs/theory.md, "Why a bound is loose"), in column order. */
 export const PROOF_FACTORS = ["gain", "alignment", "interference", "radius"] as const;
 export type ProofFactorName = (typeof PROOF_FACTORS)[number];
-/** The factors' columns, separator by separator: plantedGainFactor, …, optimalRadiusFactor. */
-export const FACTOR_COLUMNS = (["planted", "optimal"] as const).flatMap((separator) =>
-  PROOF_FACTORS.map((factor) => `${separator}${capitalised(factor)}Factor` as const),
-);
+/** A factor's column of a separator: plantedGainFactor, …, optimalRadiusFactor. */
+export function factorColumn<S extends "planted" | "optimal">(separator: S, factor: ProofFactorName): `${S}${Capitalize<ProofFactorName>}Factor` {
+  return `${separator}${capitalised(factor)}Factor`;
+}
 
-function capitalised<S extends string>(text: S): Capitalize<S> {
+/** The factors' columns, separator by separator. */
+export const FACTOR_COLUMNS = (["planted", "optimal"] as const).flatMap((separator) => PROOF_FACTORS.map((factor) => factorColumn(separator, factor)));
+
+/** A name with its first letter in capitals: the stem of a column (novikoff → plantedNovikoffBound). */
+export function capitalised<S extends string>(text: S): Capitalize<S> {
   return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
 }
 

@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import { CORRECTIONS, type Correction } from "../compare/adjust-p.js";
 import { compareMarkdown } from "../compare/compare-markdown.js";
 import { compareResults } from "../compare/compare-results.js";
-import { DEFAULT_FAIL_RULES, parseFailRule } from "../compare/fail-rule.js";
+import { DEFAULT_FAIL_RULES, parseFailRule, RATIO_ALIAS_WORDS } from "../compare/fail-rule.js";
 import { EXIT, UsageError } from "./cli-error.js";
 
 export function compareBuilder(yargs: Argv) {
@@ -17,7 +17,7 @@ export function compareBuilder(yargs: Argv) {
       requiresArg: true,
       describe:
         "A rule, repeatable, added to the safety rules converged and errors (--no-safety-rules: the rules given only): converged (a confirmed drop of the converged share), errors (any new error run), " +
-        "or statistic:metric:threshold with statistic mean, sd, min, p10, p25, median, p75, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ratio.<novikoff|snapp|hu|optimised|best>, threshold a number or a percentage",
+        `or statistic:metric:threshold with statistic mean, sd, min, p10, p25, median, p75, p90 or max, metric updates, epochs, a …Ratio or …Bound column or ${RATIO_ALIAS_WORDS}, threshold a number or a percentage`,
       defaultDescription: DEFAULT_FAIL_RULES.join(" "),
     })
     .option("safety-rules", {

@@ -1,11 +1,11 @@
-import { boundKeyOfColumn, boundModes, describeBounds } from "../bounds/bound-choice.js";
+import { boundKeyOfColumn, boundModes, capitalised, describeBounds } from "../bounds/bound-choice.js";
 import { mean, median } from "simple-statistics";
 import { statistics } from "../aggregate/statistics.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 import { adjustP, weightedHolm, type Correction } from "./adjust-p.js";
-import { DEFAULT_FAIL_RULES, parseFailRule, type FailRule, type StatisticRule } from "./fail-rule.js";
+import { DEFAULT_FAIL_RULES, parseFailRule, RATIO_ALIAS, type FailRule, type StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
 import { dataKey, loadResults, runOutcomes, type LoadedResults } from "./load-results.js";
 import { mannWhitney, mannWhitneyP } from "./mann-whitney.js";
@@ -258,11 +258,10 @@ export function metricColumn(metric: string, results: LoadedResults): string {
 }
 
 function metricColumnOf(metric: string, optimal: boolean): string {
-  const alias = /^ratio\.(novikoff|snapp|hu|optimised|best)$/.exec(metric);
+  const alias = RATIO_ALIAS.exec(metric);
   if (!alias) return metric;
   if (alias[1] === "best") return "bestRatio";
-  const bound = alias[1]!.charAt(0).toUpperCase() + alias[1]!.slice(1);
-  return `${optimal ? "optimal" : "planted"}${bound}Ratio`;
+  return `${optimal ? "optimal" : "planted"}${capitalised(alias[1]!)}Ratio`;
 }
 
 function checkPoint(rule: FailRule, key: string, before: SummaryRow, after: SummaryRow, baseline: LoadedResults, current: LoadedResults, twoSided: boolean): Check {

@@ -1,6 +1,14 @@
 import { commandLineOr } from "../experiment/option-words.js";
 import { UsageError } from "../cli/cli-error.js";
+import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { RUN_COLUMNS } from "../export/run-columns.js";
+
+/** The bounds a rule's `ratio.<bound>` names: the separator bounds of the registry, and best. */
+const RATIO_ALIASES = [...SEPARATOR_BOUNDS.map((bound) => bound.name), "best"];
+/** A rule's metric `ratio.<bound>`, the bound captured. */
+export const RATIO_ALIAS = new RegExp(`^ratio\\.(${RATIO_ALIASES.join("|")})$`);
+/** How messages and help name the aliases: ratio.<novikoff|snapp|hu|optimised|best>. */
+export const RATIO_ALIAS_WORDS = `ratio.<${RATIO_ALIASES.join("|")}>`;
 
 export const STATISTICS = ["mean", "sd", "min", "p10", "p25", "median", "p75", "p90", "max"] as const;
 export type StatisticName = (typeof STATISTICS)[number];
@@ -42,8 +50,8 @@ export function parseFailRule(text: string): FailRule {
     throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: the statistic must be one of ${STATISTICS.join(", ")} (got ${JSON.stringify(statistic)})`);
   }
   if (metric === "") throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: name a metric, as in updates or ratio.novikoff`);
-  if (!/^ratio\.(novikoff|snapp|hu|optimised|best)$/.test(metric) && !(NUMERIC_COLUMNS as readonly string[]).includes(metric)) {
-    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: ${metric} is not a metric: use updates, epochs, ratio.<novikoff|snapp|hu|optimised|best>, or a column such as bestRatio or plantedHuRatio`);
+  if (!RATIO_ALIAS.test(metric) && !(NUMERIC_COLUMNS as readonly string[]).includes(metric)) {
+    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: ${metric} is not a metric: use updates, epochs, ${RATIO_ALIAS_WORDS}, or a column such as bestRatio or plantedHuRatio`);
   }
   const relative = limit.endsWith("%");
   const value = Number(relative ? limit.slice(0, -1) : limit);

@@ -1,4 +1,4 @@
-import { PROOF_FACTORS, type ProofFactorName } from "../bounds/bound-choice.js";
+import { factorColumn, PROOF_FACTORS, type ProofFactorName } from "../bounds/bound-choice.js";
 import type { RunRow } from "../run/run-types.js";
 import { counted, OKABE_ITO, plotSpec, type Plot, type PlotInput } from "./plot.js";
 import { pointAxis } from "./point-axis.js";
@@ -86,6 +86,6 @@ export function proofFactorsPlot(input: PlotInput): Plot | null {
 
 /** A run's four factors for a separator, or null where it has none (or they were not computed). */
 function factorsOf(row: RunRow, separator: "planted" | "optimal"): number[] | null {
-  const values = PROOF_FACTORS.map((factor) => row[`${separator}${(factor.charAt(0).toUpperCase() + factor.slice(1)) as Capitalize<ProofFactorName>}Factor`]);
+  const values = PROOF_FACTORS.map((factor) => row[factorColumn(separator, factor)]);
   return values.every((value): value is number => typeof value === "number" && value > 0) ? values : null;
 }

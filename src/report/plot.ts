@@ -1,4 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
+import { capitalised } from "../bounds/bound-choice.js";
 import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "../bounds/separator/separator-bounds.js";
 import type { RunRow } from "../run/run-types.js";
 import type { Factor } from "./sweep-factors.js";
@@ -252,7 +253,7 @@ export const PLOTTED_BOUNDS: readonly PlottedBound[] = SEPARATOR_BOUNDS.map((bou
 
 /** The column of a bound of the input's separator: `optimalSnappBound`, `plantedHuBound`, … */
 export function boundColumn(separator: PlotInput["separator"], bound: PlottedBound): `${typeof separator}${Capitalize<PlottedBound>}Bound` {
-  return `${separator}${bound.charAt(0).toUpperCase()}${bound.slice(1)}Bound` as `${typeof separator}${Capitalize<PlottedBound>}Bound`;
+  return `${separator}${capitalised(bound)}Bound`;
 }
 
 /** How a caption names the separator. */

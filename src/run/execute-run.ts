@@ -1,4 +1,4 @@
-import { boundModes, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
+import { boundModes, capitalised, factorColumn, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { generatorEntry } from "../generators/generator-registry.js";
@@ -168,7 +168,7 @@ function factorFields(factors: APosteriori["factors"]): Record<FactorColumn, num
   const fields = {} as Record<FactorColumn, number | null>;
   for (const separator of SEPARATORS) {
     const values = factors?.[separator] ?? null;
-    for (const factor of PROOF_FACTORS) fields[`${separator}${capitalise(factor)}Factor`] = values?.[factor] ?? null;
+    for (const factor of PROOF_FACTORS) fields[factorColumn(separator, factor)] = values?.[factor] ?? null;
   }
   return fields;
 }
@@ -271,16 +271,12 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
 
 const NO_BOUNDS = { planted: null, optimal: null } as const;
 
-function capitalise<S extends string>(text: S): Capitalize<S> {
-  return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
-}
-
 export function boundColumn(separator: SeparatorName, name: BoundName): BoundColumn {
-  return `${separator}${capitalise(name)}Bound`;
+  return `${separator}${capitalised(name)}Bound`;
 }
 
 export function ratioColumn(separator: SeparatorName, name: BoundName): RatioColumn {
-  return `${separator}${capitalise(name)}Ratio`;
+  return `${separator}${capitalised(name)}Ratio`;
 }
 
 /** Every bound column, then every ratio column, separator by separator. */
