@@ -50,36 +50,46 @@ const quick = JSON.parse(readFileSync("experiments/quick.json", "utf8"));
 const root = mkdtempSync(join(tmpdir(), "perceptron-lab-calibrate-"));
 const rules = DEFAULT_FAIL_RULES.map(parseFailRule);
 
-async function sweep(seed: number, repeats: number): Promise<string> {
-  const source = { ...quick, name: `calibrate-${repeats}`, seed, repeats, optimal: false };
-  const out = join(root, `r${repeats}-s${seed}`);
+/** quick.json's sweep with this seed and repeats (the experiment `edit`ed, into a folder named by `variant`, if given). */
+async function sweep(seed: number, repeats: number, edit: (source: typeof quick) => typeof quick = (source) => source, variant = ""): Promise<string> {
+  const source = edit({ ...quick, name: `calibrate-${repeats}`, seed, repeats, optimal: false });
+  const out = join(root, `r${repeats}-s${seed}${variant}`);
   const experiment = parseExperiment(source, "calibrate");
   // One experiment-file hash for every seed: the comparisons are of one experiment, run twice.
   await runExperiment({ path: "calibrate.json", experiment, source, hash: "c".repeat(64) }, { threads: THREADS, outDir: out });
   return out;
 }
 
-/** A copy of a folder whose converged runs made 1 + rise times the updates (ratios scaled with them). */
-function risen(folder: string, rise: number): string {
-  const out = `${folder}-rise-${rise}`;
+/**
+ * `rows` written as a result folder `out` through the tables' own writer (records signed, summaries made anew),
+ * with `from`'s manifest and its tables re-recorded (0.9: or every reader refuses the copy as changed by hand).
+ */
+function rewritten(from: string, out: string, rows: Iterable<RunRow>): string {
   mkdirSync(out);
   const sink = new TableSink(new ResultWriter(out));
-  const stream = new RecordStream(join(folder, "runs.jsonl"));
-  const scaled = RUN_COLUMNS.filter((column) => column === "updates" || column.endsWith("Ratio"));
-  for (let row = stream.take(); row !== null; row = stream.take()) {
-    if (row.status !== "ok" || !row.converged) {
-      sink.writeRows([row]);
-      continue;
-    }
-    const copy = { ...row } as Record<string, unknown>;
-    for (const column of scaled) if (typeof copy[column] === "number") copy[column] = (copy[column] as number) * (1 + rise);
-    sink.writeRows([copy as unknown as RunRow]);
-  }
+  for (const row of rows) sink.writeRows([row]);
   sink.close(true);
-  // The manifest records its tables (0.9): the copy's, re-recorded, or every reader refuses it as changed by hand.
-  const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as Record<string, unknown>;
+  const manifest = JSON.parse(readFileSync(join(from, "manifest.json"), "utf8")) as Record<string, unknown>;
   writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }, null, 2));
   return out;
+}
+
+/** A folder's records in run order, each through `map`. */
+function* recordsIn(folder: string, map: (row: RunRow) => RunRow = (row) => row): Generator<RunRow> {
+  const stream = new RecordStream(join(folder, "runs.jsonl"));
+  for (let row = stream.take(); row !== null; row = stream.take()) yield map(row);
+}
+
+/** A copy of a folder whose converged runs made 1 + rise times the updates (ratios scaled with them). */
+function risen(folder: string, rise: number): string {
+  const scaled = RUN_COLUMNS.filter((column) => column === "updates" || column.endsWith("Ratio"));
+  const raise = (row: RunRow): RunRow => {
+    if (row.status !== "ok" || !row.converged) return row;
+    const copy = { ...row } as Record<string, unknown>;
+    for (const column of scaled) if (typeof copy[column] === "number") copy[column] = (copy[column] as number) * (1 + rise);
+    return copy as unknown as RunRow;
+  };
+  return rewritten(folder, `${folder}-rise-${rise}`, recordsIn(folder, raise));
 }
 
 const fails = (baseline: string, current: string, correction: "holm" | "none" = "holm") => compareResults(baseline, current, rules, { correction }).result === "regression";
@@ -92,18 +102,9 @@ const share = (count: number, of: number) => `${count}/${of} = ${(count / of).to
  * re-recorded), so that compare matches its points and pairs its runs.
  */
 async function changed(baseline: string, seed: number, repeats: number, name: string, edit: (source: typeof quick) => typeof quick, restore: (row: RunRow, base: RunRow) => RunRow): Promise<string> {
-  const source = edit({ ...quick, name: `calibrate-${repeats}`, seed, repeats, optimal: false });
-  const drawn = join(root, `r${repeats}-s${seed}-${name}-drawn`);
-  await runExperiment({ path: "calibrate.json", experiment: parseExperiment(source, "calibrate"), source, hash: "c".repeat(64) }, { threads: THREADS, outDir: drawn });
-  const out = `${baseline}-${name}`;
-  mkdirSync(out);
-  const sink = new TableSink(new ResultWriter(out));
-  const own = new RecordStream(join(baseline, "runs.jsonl"));
-  const other = new RecordStream(join(drawn, "runs.jsonl"));
-  for (let row = other.take(), base = own.take(); row !== null && base !== null; row = other.take(), base = own.take()) sink.writeRows([restore(row, base)]);
-  sink.close(true);
-  const manifest = JSON.parse(readFileSync(join(baseline, "manifest.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }, null, 2));
+  const drawn = await sweep(seed, repeats, edit, `-${name}-drawn`);
+  const bases = recordsIn(baseline);
+  const out = rewritten(baseline, `${baseline}-${name}`, recordsIn(drawn, (row) => restore(row, bases.next().value!)));
   rmSync(drawn, { recursive: true });
   return out;
 }
