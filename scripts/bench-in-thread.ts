@@ -1,7 +1,7 @@
 /**
  * The pool-efficiency baseline of `npm run bench` (see bench.ts, "sweep"): one plain loop over the sweep's
  * batches of 1 000 runs, each through the pool worker's own function (expand the specs, execute each run,
- * format its table lines and digest), with the compiled modules the pool's workers run, but no pool.
+ * its rows as numbers), with the compiled modules the pool's workers run, but no pool nor its exporters.
  * bench.ts runs it in a fresh thread through Piscina (cold, like the pool's threads) and on its own warm
  * main thread.
  */

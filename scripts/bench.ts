@@ -19,7 +19,9 @@
  *             perceptron, the planted separator's bounds (with its dots, which the next step shares, as in a
  *             run), its Freund–Schapire bound, then the whole
  *             executeRun of the same run (its steps again, the row, and what the steps above leave out:
- *             `rest`), and its lines and digest (batchOutput, a batch of 1 000 at a time).
+ *             `rest`), its row as numbers (encodeRows: the last of a worker's steps), and its lines and
+ *             digest from those numbers (binaryLineViews and digestBinary: an exporter thread's part), a
+ *             batch of 1 000 at a time.
  *             The lowest mean of three passes, step by step. A guide to where to look, not a budget: each
  *             step timed alone runs with warmer caches than inside a run. The same for a heavy run (n 1 000,
  *             d 50, margin 0.05: stagesHeavy), 1 000 runs after as many, lines a batch of 40 at a time.
@@ -28,8 +30,9 @@
  *             the small case is timed with the solver compiled, as in a sweep of thousands of runs.
  * sweep       runs per second of 20 000 small runs (n = 100, d = 10, margin 0.1, no max-margin) at 1 and 2
  *             threads, the speedup, and the pool's efficiency: the 1-thread sweep against a plain loop over
- *             the same runs doing a worker's share (expand the specs, execute each run, format its table
- *             lines and digest), without the pool, the writing or the summaries. Each sweep is the shipped
+ *             the same runs doing a worker's share (expand the specs, execute each run, its row as
+ *             numbers; the exporters' lines and digest are not in it), without the pool, the writing or
+ *             the summaries. Each sweep is the shipped
  *             command in a process of its own (`node dist/cli/main.js run … --no-report`, as
  *             `npx perceptron-lab run` runs it), timed by the wall time its manifest records (from the
  *             start of the sweep to its last table, so without Node's and the modules' start-up). The loop
@@ -84,7 +87,9 @@ import { ScratchArray } from "../src/math/scratch-array.js";
 import { plantedSeparator, toLearnerCoordinates } from "../src/perceptron/learner-coordinates.js";
 import { runPerceptron, type PerceptronKernel } from "../src/perceptron/perceptron-kernel.js";
 import { ResidentArrays, wasmKernelProblem } from "../src/perceptron/perceptron-wasm.js";
-import { batchOutput } from "../src/pool/batch-output.js";
+import { digestBinary } from "../src/aggregate/run-digest.js";
+import { encodeRows } from "../src/export/binary-rows.js";
+import { binaryLineViews } from "../src/export/run-lines.js";
 import { typeScriptExecArgv } from "../src/pool/run-pool.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../src/random/data-version.js";
 import { createDraws } from "../src/random/random-draws.js";
@@ -190,7 +195,7 @@ function generation() {
   return { n, d, valuesPerSecond: byVersion[LATEST_DATA_VERSION]!.valuesPerSecond, byVersion };
 }
 
-const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreundSchapire", "run", "rest", "linesAndDigest"] as const;
+const STAGES = ["data", "learner", "perceptron", "plantedBounds", "plantedFreundSchapire", "run", "rest", "rowsAsNumbers", "linesAndDigest"] as const;
 
 /** The stages' own arrays for a run's points and learner coordinates, resident in the module as executeRun's are. */
 const STAGE_ARRAYS = new ResidentArrays(2);
@@ -233,8 +238,12 @@ async function stages(grid: typeof SMALL_RUNS.grid = SMALL_RUNS.grid, runs = 20_
       rows.push(executeRun(spec));
       lap(5);
       if (rows.length === batch) {
-        batchOutput(rows);
+        // The worker's last step (its rows as numbers), then the exporter's (lines and digest from them).
+        const binary = encodeRows(rows);
         lap(7);
+        binaryLineViews(binary);
+        digestBinary(binary);
+        lap(8);
         rows = [];
       }
     }

@@ -1,4 +1,5 @@
-import { A_POSTERIORI_COLUMNS } from "../export/run-columns.js";
+import { decodeRow, encodeRows, ROW_WIDTH, type BinaryRows } from "../export/binary-rows.js";
+import { A_POSTERIORI_COLUMNS, columnIndex } from "../export/run-columns.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 
@@ -61,23 +62,45 @@ export interface RunDigest {
   readonly notable: RunRow[];
 }
 
+/** The digest of rows: digestBinary of their numbers (one reduction, whoever holds the rows). */
 export function digestRows(rows: readonly RunRow[]): RunDigest {
-  const values = new Float64Array(rows.length * DIGEST_WIDTH);
+  return digestBinary(encodeRows(rows));
+}
+
+/** Where each digest column's value lies in a binary row (mistakes: the updates column). */
+const SUMMARY_AT = SUMMARY_COLUMNS.map((name) => columnIndex(name === "mistakes" ? "updates" : name));
+const AT = {
+  point: columnIndex("point"),
+  status: columnIndex("status"),
+  converged: columnIndex("converged"),
+  optimalStatus: columnIndex("optimalStatus"),
+  violations: columnIndex("violations"),
+};
+
+/**
+ * The digest of binary rows (binary-rows.ts): where the pool's rows arrive as numbers, an exporter takes
+ * it from them (exporter.ts) and the worker computes nothing for the coordinator but the rows.
+ */
+export function digestBinary(rows: BinaryRows): RunDigest {
+  const { count, values: row, texts } = rows;
+  const values = new Float64Array(count * DIGEST_WIDTH);
   const heads: PointHead[] = [];
   const notable: RunRow[] = [];
-  rows.forEach((row, k) => {
-    const at = k * DIGEST_WIDTH;
-    if (heads.length === 0 || heads[heads.length - 1]!.point !== row.point) heads.push(pick(row, ["grid", "point", ...POINT_KEYS]));
-    const notOptimal = row.optimalStatus !== null && row.optimalStatus !== "optimal" && row.optimalStatus !== "off";
-    values[at + DIGEST_POINT] = row.point;
-    values[at + DIGEST_FLAGS] = (row.status === "ok" ? FLAG_OK : 0) | (row.converged === true ? FLAG_CONVERGED : 0) | (notOptimal ? FLAG_NOT_OPTIMAL : 0);
-    values[at + DIGEST_VIOLATIONS] = row.violations ?? 0;
-    const record = row as unknown as Record<string, number | null>;
-    for (let c = 0; c < SUMMARY_COLUMNS.length; c++) {
-      const name = SUMMARY_COLUMNS[c]!;
-      values[at + DIGEST_COLUMNS + c] = record[name === "mistakes" ? "updates" : name] ?? NaN;
-    }
-    if (row.status !== "ok" || (row.violations ?? 0) > 0) notable.push(row);
-  });
-  return { count: rows.length, values, heads, notable };
+  const ok = texts.indexOf("ok");
+  // The texts index of the statuses that certify nothing wrong with the max-margin solve (or did not ask for one).
+  const fine = new Set([texts.indexOf("optimal"), texts.indexOf("off")]);
+  for (let k = 0, at = 0, from = 0; k < count; k++, at += DIGEST_WIDTH, from += ROW_WIDTH) {
+    const point = row[from + AT.point]!;
+    if (heads.length === 0 || heads[heads.length - 1]!.point !== point) heads.push(pick(decodeRow(rows, k), ["grid", "point", ...POINT_KEYS]));
+    const status = row[from + AT.status]!;
+    const optimalStatus = row[from + AT.optimalStatus]!;
+    const notOptimal = optimalStatus === optimalStatus && !fine.has(optimalStatus);
+    const violations = row[from + AT.violations]!;
+    values[at + DIGEST_POINT] = point;
+    values[at + DIGEST_FLAGS] = (status === ok ? FLAG_OK : 0) | (row[from + AT.converged] === 1 ? FLAG_CONVERGED : 0) | (notOptimal ? FLAG_NOT_OPTIMAL : 0);
+    values[at + DIGEST_VIOLATIONS] = violations === violations ? violations : 0;
+    for (let c = 0; c < SUMMARY_AT.length; c++) values[at + DIGEST_COLUMNS + c] = row[from + SUMMARY_AT[c]!]!;
+    if (status !== ok || violations > 0) notable.push(decodeRow(rows, k));
+  }
+  return { count, values, heads, notable };
 }

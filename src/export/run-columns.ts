@@ -48,3 +48,32 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   "violations",
   "nonFinite",
 ];
+
+/** Where a column lies in a row of the run tables (and of BinaryRows). */
+export function columnIndex(column: keyof RunRow): number {
+  const index = RUN_COLUMNS.indexOf(column);
+  if (index < 0) throw new RangeError(`${column} is not a column of the run tables`);
+  return index;
+}
+
+/** How a column's value is kept in a binary row (binary-rows.ts): a number, a boolean, or a text. */
+export const COLUMN_KIND = { number: 0, boolean: 1, text: 2 } as const;
+export type ColumnKind = (typeof COLUMN_KIND)[keyof typeof COLUMN_KIND];
+
+type KeysOf<T> = { [K in keyof RunRow]-?: RunRow[K] extends T ? K : never }[keyof RunRow];
+/** The columns that hold a text (or null); the compiler checks that each does. */
+const TEXT_COLUMNS = ["generator", "data", "init", "order", "status", "error", "optimalStatus", "nonFinite"] as const satisfies readonly KeysOf<string | null>[];
+/** The columns that hold true or false (or null). */
+const BOOLEAN_COLUMNS = ["bias", "converged", "separable"] as const satisfies readonly KeysOf<boolean | null>[];
+
+/**
+ * Each column's kind, in RUN_COLUMNS order; every column neither a text nor a boolean holds a number (or
+ * null): the compiler checks that too (NUMBER_COLUMNS_CHECK).
+ */
+export const RUN_COLUMN_KINDS: readonly ColumnKind[] = RUN_COLUMNS.map((column) =>
+  (TEXT_COLUMNS as readonly string[]).includes(column) ? COLUMN_KIND.text : (BOOLEAN_COLUMNS as readonly string[]).includes(column) ? COLUMN_KIND.boolean : COLUMN_KIND.number,
+);
+
+/** Fails to compile where a column left to the numbers holds anything but a number or null. */
+type NumberColumnsCheck = Exclude<keyof RunRow, (typeof TEXT_COLUMNS)[number] | (typeof BOOLEAN_COLUMNS)[number]> extends KeysOf<number | null> ? true : never;
+export const NUMBER_COLUMNS_CHECK: NumberColumnsCheck = true;

@@ -1,7 +1,8 @@
 import type { RunRow } from "../run/run-types.js";
 import { csvField } from "./csv-line.js";
-import { checkedRecord, recordCheck, recordEnd } from "./record-check.js";
-import { RUN_COLUMNS } from "./run-columns.js";
+import { encodeRows, ROW_WIDTH, type BinaryRows } from "./binary-rows.js";
+import { recordCheck, recordEnd } from "./record-check.js";
+import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "./run-columns.js";
 import { Utf8Lines } from "./utf8-lines.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order ("" for a table not asked for). */
@@ -22,51 +23,80 @@ export const BOTH_RUN_TABLES: RunTables = { jsonl: true, csv: true };
 const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`);
 
 /**
- * Formats a batch of rows for both run tables, as text (see runLineBytes for the workers' UTF-8).
+ * Formats a batch of rows for both run tables, as text: runLineBytes' lines, decoded (see there).
  *
- * Each number is formatted once for both tables: its shortest round-trip form, which is what
- * JSON.stringify writes for a finite number (non-finite ones are null in JSON, empty in CSV). A jsonl
- * line is the row's keys in RUN_COLUMNS order, exactly `JSON.stringify(row, RUN_COLUMNS)`; a CSV line is
- * what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows. A jsonl
- * line ends with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`.
+ * A jsonl line is the row's keys in RUN_COLUMNS order, exactly `JSON.stringify(row, RUN_COLUMNS)`,
+ * ending with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`; a
+ * CSV line is what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows.
  */
 export function runLines(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLines {
-  let jsonl = "";
-  let csv = "";
-  for (const row of rows) {
-    const { body, line } = formatRow(row, tables);
-    if (tables.jsonl) jsonl += `${checkedRecord(body)}\n`;
-    if (tables.csv) csv += `${line}\n`;
-  }
-  return { jsonl, csv };
+  const { jsonl, csv } = runLineViews(rows, tables);
+  return { jsonl: UTF8.decode(jsonl), csv: UTF8.decode(csv) };
 }
+
+const UTF8 = new TextDecoder();
 
 /**
  * A batch's lines of both run tables as UTF-8 (empty for a table not asked for), encoded where they were
- * formatted (in the workers): the coordinator hands the bytes to the files as they come, and never turns
- * text into bytes itself (that, and the garbage of the strings, was most of its cost per run). Plain
- * Uint8Arrays, not Buffers, which arrive from a thread as Uint8Arrays anyway: the same type on both sides.
+ * formatted: the coordinator hands the bytes to the files as they come, and never turns text into bytes
+ * itself. Plain Uint8Arrays, not Buffers, which arrive from a thread as Uint8Arrays anyway.
  */
 export interface RunLineBytes {
   readonly jsonl: Uint8Array;
   readonly csv: Uint8Array;
 }
 
-/**
- * The bytes of runLines' text, UTF-8: what the pool's workers send. Each line is encoded as it is
- * formatted and its record check taken over those bytes (a string's check is that of its UTF-8), which
- * spares joining a batch's lines into one string and encoding that: a small run's lines and check took
- * ~13 µs instead of ~17 (scratch loop over 1 000 rows, min of 12 alternations).
- */
+/** The bytes of a batch's lines (see binaryLineViews), as arrays of their own. */
 export function runLineBytes(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
   const { jsonl, csv } = runLineViews(rows, tables);
   return { jsonl: jsonl.slice(), csv: csv.slice() };
 }
 
-/** runLineBytes' bytes as views of this thread's buffers, valid until its next call (for a worker's ring, which copies them). */
+/** runLineBytes' bytes as views of this thread's buffers, valid until its next call. */
 export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
-  for (const row of rows) {
-    const { body, line } = formatRow(row, tables);
+  return binaryLineViews(encodeRows(rows), tables);
+}
+
+/**
+ * The lines of binary rows (binary-rows.ts), as views of this thread's buffers valid until its next call:
+ * the one formatter of the run tables. An exporter thread formats a worker's rows with it (the workers
+ * send numbers, never text), the coordinator the few rows it makes itself (a failed run's, a resumed
+ * folder's, a merge's).
+ *
+ * Each number is formatted once for both tables: its shortest round-trip form, which is what
+ * JSON.stringify writes for a finite number (NaN, null or non-finite, is null in JSON, empty in CSV). Each
+ * line is encoded as it is formatted and its record check taken over those bytes (a string's check is
+ * that of its UTF-8), which spares joining a batch's lines into one string and encoding that.
+ */
+export function binaryLineViews({ count, values, texts }: BinaryRows, tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
+  const jsonTexts = tables.jsonl ? texts.map((text) => JSON.stringify(text)) : [];
+  const csvTexts = tables.csv ? texts.map(csvField) : [];
+  for (let r = 0, at = 0; r < count; r++, at += ROW_WIDTH) {
+    let body = "";
+    let line = "";
+    for (let k = 0; k < ROW_WIDTH; k++) {
+      const value = values[at + k]!;
+      let json: string;
+      let field: string;
+      if (value !== value || value === Infinity || value === -Infinity) {
+        json = "null";
+        field = "";
+      } else {
+        switch (RUN_COLUMN_KINDS[k]) {
+          case COLUMN_KIND.number:
+            json = field = String(value);
+            break;
+          case COLUMN_KIND.boolean:
+            json = field = value === 1 ? "true" : "false";
+            break;
+          default:
+            json = tables.jsonl ? jsonTexts[value]! : "";
+            field = tables.csv ? csvTexts[value]! : "";
+        }
+      }
+      if (tables.jsonl) body += JSON_KEYS[k]! + json;
+      if (tables.csv) line += k === 0 ? field : `,${field}`;
+    }
     if (tables.jsonl) {
       const start = JSONL.length;
       JSONL.append(body);
@@ -77,31 +107,6 @@ export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_R
   return { jsonl: JSONL.take(), csv: CSV.take() };
 }
 
-/** This thread's buffers of runLineViews. */
+/** This thread's buffers of binaryLineViews. */
 const JSONL = new Utf8Lines();
 const CSV = new Utf8Lines();
-
-/** A row's runs.jsonl record before its check (`body`) and its runs.csv line, without newlines ("" where not asked for). */
-function formatRow(row: RunRow, tables: RunTables): { body: string; line: string } {
-  let body = "";
-  let line = "";
-  for (let k = 0; k < RUN_COLUMNS.length; k++) {
-    const value = row[RUN_COLUMNS[k]!];
-    let json: string;
-    let field: string;
-    if (typeof value === "number" && Number.isFinite(value)) {
-      json = field = String(value);
-    } else if (typeof value === "string") {
-      json = JSON.stringify(value);
-      field = csvField(value);
-    } else if (typeof value === "boolean") {
-      json = field = value ? "true" : "false";
-    } else {
-      json = "null";
-      field = "";
-    }
-    if (tables.jsonl) body += JSON_KEYS[k]! + json;
-    if (tables.csv) line += k === 0 ? field : `,${field}`;
-  }
-  return { body, line };
-}

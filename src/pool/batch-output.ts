@@ -1,5 +1,6 @@
-import { digestRows, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
-import { BOTH_RUN_TABLES, runLineBytes, type RunLineBytes, type RunTables } from "../export/run-lines.js";
+import { digestBinary, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
+import { encodeRows } from "../export/binary-rows.js";
+import { binaryLineViews, BOTH_RUN_TABLES, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
 
 /**
@@ -24,11 +25,12 @@ export interface BatchOutput {
  * them rather than format them again).
  */
 export function batchOutput(rows: readonly RunRow[], { tables = BOTH_RUN_TABLES, records }: { readonly tables?: RunTables; readonly records?: string | undefined } = {}): BatchOutput {
-  const { jsonl, csv } = runLineBytes(rows, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
-  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl, csv }, digest: digestRows(rows) };
+  const binary = encodeRows(rows);
+  const { jsonl, csv } = binaryLineViews(binary, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
+  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() }, digest: digestBinary(binary) };
 }
 
-/** Recorded lines as plain Uint8Arrays, like runLineBytes'. */
+/** Recorded lines as plain Uint8Arrays, like the formatted ones. */
 const UTF8 = new TextEncoder();
 
 function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

@@ -7,8 +7,10 @@ import { Piscina } from "piscina";
 import type { DataSets } from "../generators/generate-data.js";
 import { errorRow } from "../run/execute-run.js";
 import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run-batch.js";
+import { BOTH_RUN_TABLES } from "../export/run-lines.js";
 import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
-import { openOutput, type RingOutput } from "./output-ring.js";
+import exportBatch, { type ExportTask } from "./exporter.js";
+import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
 
@@ -30,6 +32,18 @@ export interface RunPoolOptions {
   readonly faults?: TestFaults;
   /** The csv generator's data sets, shared with every thread (SharedArrayBuffers, one copy). */
   readonly dataSets?: DataSets;
+  /** Exporter threads (they format the workers' rows as the tables' lines); default: exporterThreads(threads). */
+  readonly exporters?: number;
+}
+
+/**
+ * The exporter threads beside `threads` workers: one for every three, at least one. An exporter formats a
+ * small run's two lines and record check and takes its digest in ~15 µs (a warm batch of 256 rows of n 100,
+ * d 10), about a third of what a worker takes to run it (npm run bench, stages): three workers keep one
+ * busy on the smallest runs; heavier runs leave it mostly idle.
+ */
+export function exporterThreads(threads: number): number {
+  return Math.max(1, Math.ceil(threads / 3));
 }
 
 /**
@@ -52,7 +66,13 @@ const YOUNG_GENERATION_MB = 16;
  * retried run by run, so that only the culprit becomes an error row and every other run gets its result.
  */
 export class RunPool {
-  readonly #pool: Piscina<RunBatch, BatchOutput | RingOutput>;
+  readonly #pool: Piscina<RunBatch, PostedOutput>;
+  /**
+   * The exporter threads (exporter.ts): a worker sends its rows as numbers, an exporter formats them as
+   * the run tables' lines, so that no worker spends its time on text. Their tasks are not limited by
+   * #slots: the sweep's window of batches in flight bounds them.
+   */
+  readonly #exporters: Piscina<ExportTask, PostedOutput>;
   /**
    * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
    * handed over (its clock must not run while it waits behind others). Without one, two per thread, so
@@ -76,13 +96,14 @@ export class RunPool {
     const bundle = fromSources ? testWorkerBundle() : null;
     // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts through tsx, or its bundle.
     const filename = bundle ?? new URL(fromSources ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
+    const execArgv = fromSources && bundle === null ? typeScriptExecArgv() : undefined;
     this.#pool = new Piscina({
       filename,
       minThreads: this.threads,
       maxThreads: this.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: options.shortBatches === true && this.#timeoutMs === null ? 2 : 1,
-      execArgv: fromSources && bundle === null ? typeScriptExecArgv() : undefined,
+      execArgv,
       workerData: {
         faults: options.faults,
         memoryMb: this.#memoryMb ?? undefined,
@@ -95,6 +116,17 @@ export class RunPool {
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
       },
     });
+    const exporters = options.exporters ?? exporterThreads(this.threads);
+    this.#exporters = new Piscina({
+      // The tests' bundle is the workers' module, which re-exports the exporter's task.
+      filename: bundle ?? new URL(fromSources ? "./exporter.ts" : "./exporter-entry.cjs", import.meta.url).href,
+      ...(bundle === null ? {} : { name: "exportBatch" }),
+      minThreads: exporters,
+      maxThreads: exporters,
+      idleTimeout: 60_000,
+      execArgv,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
   }
 
   /**
@@ -102,22 +134,32 @@ export class RunPool {
    * worker's ring: release it (BatchOutput.release) once consumed.
    */
   async run(batch: RunBatch): Promise<BatchOutput> {
+    let posted: PostedOutput;
     try {
       // The clock starts when a thread is free for the task, not while it waits behind others.
-      const output = await this.#slots(() => {
+      posted = await this.#slots(() => {
         const signal = this.#timeoutMs === null ? null : AbortSignal.timeout(this.#timeoutMs);
         return this.#pool.run(batch, { signal });
       });
-      return openOutput(output);
     } catch (error) {
       if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables });
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
+    }
+    // Outside the retry: an exporter formats what the worker computed, and a failure there is a bug, not the runs'.
+    const task = { posted, tables: batch.tables ?? BOTH_RUN_TABLES };
+    try {
+      return openOutput(await this.#exporters.run(task));
+    } catch (error) {
+      // Closed while the batch was on its way (a sweep stopped by a failed write): formatted here, as an
+      // exporter would, so that every batch still resolves to its rows and nothing rejects unheard.
+      if (this.#closing === null) throw error;
+      return openOutput(exportBatch(task));
     }
   }
 
   /** Stops the threads (any task still running is abandoned); later calls wait for the same. */
   close(): Promise<void> {
-    this.#closing ??= this.#pool.close({ force: true });
+    this.#closing ??= Promise.all([this.#pool.close({ force: true }), this.#exporters.close({ force: true })]).then(() => undefined);
     return this.#closing;
   }
 

@@ -1,18 +1,17 @@
 /**
  * The worker of the run pool. It imports only the pure per-run pipeline and the shared task types (and
- * the test-fault hook, inert unless a test plants faults) and the pure reductions of its rows (table lines
- * and digest, see BatchOutput): a task is a batch of runs (ranges of a grid point's repeats, expanded here
- * into specs), the answer the output of their rows, in the same order.
+ * the test-fault hook, inert unless a test plants faults) and the encoding of its rows as numbers: a task
+ * is a batch of runs (ranges of a grid point's repeats, expanded here into specs), the answer their rows as
+ * numbers (binary-rows.ts), in the same order. A worker formats no text and reduces nothing for the
+ * coordinator: the pool's exporter threads turn its rows into the tables' lines and the digest (exporter.ts).
  */
 import { workerData } from "node:worker_threads";
 import { errorRow, executeRunSafely } from "../run/execute-run.js";
 import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
-import { digestRows } from "../aggregate/run-digest.js";
-import { runLineViews } from "../export/run-lines.js";
-import { batchOutput, type BatchOutput } from "./batch-output.js";
-import { OutputRing, type RingOutput } from "./output-ring.js";
+import { encodeRows } from "../export/binary-rows.js";
+import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";
 import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
 
@@ -26,7 +25,7 @@ const dataSets = dataSetsOf(shared);
  */
 const ring = rings === true ? new OutputRing() : null;
 
-export default function runBatch(batch: RunBatch): BatchOutput | RingOutput {
+export default function runBatch(batch: RunBatch): PostedOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
     try {
       injectFault(faults, spec);
@@ -41,6 +40,11 @@ export default function runBatch(batch: RunBatch): BatchOutput | RingOutput {
     }
     return executeRunSafely(spec, dataSets);
   });
-  if (ring === null) return batchOutput(rows, { tables: batch.tables });
-  return ring.pack(runLineViews(rows, batch.tables), digestRows(rows));
+  const binary = encodeRows(rows, { owned: ring === null });
+  const parts = { values: NO_FLOATS, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES };
+  const head = { count: binary.count, heads: [], notable: [], texts: binary.texts };
+  return ring === null ? { ...head, parts } : ring.pack(parts, head);
 }
+
+/** The exporters' task, from the same module where the tests bundle it (see run-pool.ts). */
+export { default as exportBatch } from "./exporter.js";

@@ -1,4 +1,4 @@
-import { boundModes, capitalised, factorColumn, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
+import { boundModes, capitalised, FACTOR_COLUMNS, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { generatorEntry } from "../generators/generator-registry.js";
@@ -165,13 +165,18 @@ type RowTail = Pick<
 
 /** The factor columns of a run (null where `factors` is not listed, or a separator has none). */
 function factorFields(factors: APosteriori["factors"]): Record<FactorColumn, number | null> {
+  if (factors === null) return NO_FACTORS;
   const fields = {} as Record<FactorColumn, number | null>;
+  let column = 0;
   for (const separator of SEPARATORS) {
-    const values = factors?.[separator] ?? null;
-    for (const factor of PROOF_FACTORS) fields[factorColumn(separator, factor)] = values?.[factor] ?? null;
+    const values = factors[separator] ?? null;
+    for (const factor of PROOF_FACTORS) fields[FACTOR_COLUMNS[column++]!] = values?.[factor] ?? null;
   }
   return fields;
 }
+
+/** The factor columns of a run that does not compute them (most): one record, the column names made once. */
+const NO_FACTORS = Object.fromEntries(FACTOR_COLUMNS.map((column) => [column, null])) as Record<FactorColumn, number | null>;
 
 /**
  * Every column of a row, null, in the order assembleRow writes them: taken from the first row assembled.

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
-import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { encodeRows } from "../../src/export/binary-rows.js";
 import { checkedRecord, recordProblem } from "../../src/export/record-check.js";
 import { runLineBytes, runLines } from "../../src/export/run-lines.js";
 import { runsCsvHeader } from "../../src/export/runs-csv.js";
@@ -39,6 +40,13 @@ describe("csvLine", () => {
 });
 
 const runJsonLine = (row: RunRow) => runLines([row]).jsonl;
+
+/** Random rows whose columns hold what their kind allows (RUN_COLUMN_KINDS), or null. */
+function rowOfKinds({ number, text }: { number: fc.Arbitrary<number>; text: fc.Arbitrary<string> }): fc.Arbitrary<RunRow> {
+  const kinds = { [COLUMN_KIND.number]: number, [COLUMN_KIND.boolean]: fc.boolean(), [COLUMN_KIND.text]: text };
+  const values = RUN_COLUMNS.map((_, k) => fc.oneof(kinds[RUN_COLUMN_KINDS[k]!] as fc.Arbitrary<unknown>, fc.constant(null)));
+  return fc.tuple(...values).map((drawn) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, drawn[k]])) as unknown as RunRow);
+}
 /** Both tables' bytes in hexadecimal: compared as strings, ~100× faster than byte by byte. */
 const hexOf = ({ jsonl, csv }: { jsonl: Uint8Array; csv: Uint8Array }) => ({ jsonl: Buffer.from(jsonl).toString("hex"), csv: Buffer.from(csv).toString("hex") });
 
@@ -64,8 +72,10 @@ describe("runs.csv and runs.jsonl", () => {
   });
 
   it("format each row as JSON.stringify(row, RUN_COLUMNS) with its check, and as csv-stringify would, on random rows", () => {
-    const value = fc.oneof(fc.double(), fc.constantFrom(-0, Infinity, -Infinity, NaN), fc.string(), fc.constantFrom('a,"b"\n', "é"), fc.boolean(), fc.constant(null));
-    const row = fc.tuple(...RUN_COLUMNS.map(() => value)).map((values) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, values[k]])) as unknown as RunRow);
+    const row = rowOfKinds({
+      number: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, Infinity, -Infinity, NaN, 2 ** 53 - 1)),
+      text: fc.oneof(fc.string(), fc.constantFrom('a,"b"\n', "é", "=1+1", "-x", "null", "true")),
+    });
     fc.assert(
       fc.property(fc.array(row, { maxLength: 4 }), (rows) => {
         const records = rows.map((r) => RUN_COLUMNS.map((column) => r[column] as CsvValue));
@@ -79,8 +89,7 @@ describe("runs.csv and runs.jsonl", () => {
   });
 
   it("as bytes (the workers'), are runLines' text in UTF-8, lone surrogates as U+FFFD, for every choice of tables", () => {
-    const value = fc.oneof(fc.double(), fc.constant(NaN), fc.string({ unit: "binary" }), fc.constantFrom("é ✓", "\ud800", "a\udfffb", "😀"), fc.boolean(), fc.constant(null));
-    const row = fc.tuple(...RUN_COLUMNS.map(() => value)).map((values) => Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, values[k]])) as unknown as RunRow);
+    const row = rowOfKinds({ number: fc.oneof(fc.double(), fc.constant(NaN)), text: fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("é ✓", "\ud800", "a\udfffb", "😀")) });
     const utf8 = new TextEncoder();
     fc.assert(
       fc.property(fc.array(row, { maxLength: 4 }), fc.boolean(), fc.boolean(), (rows, jsonl, csv) => {
@@ -95,6 +104,14 @@ describe("runs.csv and runs.jsonl", () => {
     expect(text.jsonl.length).toBeGreaterThan(1 << 16);
     expect(hexOf(runLineBytes(many))).toEqual(hexOf({ jsonl: utf8.encode(text.jsonl), csv: utf8.encode(text.csv) }));
     expect(runLineBytes(many.slice(0, 1))).toEqual({ jsonl: utf8.encode(runLines(many.slice(0, 1)).jsonl), csv: utf8.encode(runLines(many.slice(0, 1)).csv) });
+  });
+  it("are formatted from rows as numbers (binary rows), which refuse a value their column's kind cannot hold", () => {
+    const row = executeRun(spec);
+    expect(() => encodeRows([{ ...row, updates: "4" as unknown as number }])).toThrow("column updates cannot hold string");
+    expect(() => encodeRows([{ ...row, converged: 1 as unknown as boolean }])).toThrow("column converged cannot hold number");
+    expect(() => encodeRows([{ ...row, generator: 0 as unknown as RunRow["generator"] }])).toThrow("column generator cannot hold number");
+    // Each text of a batch is kept once.
+    expect(encodeRows([row, row, errorRow(spec, "boom")]).texts).toEqual(["hadamard", "zero", "cyclic", "ok", "optimal", "error", "boom"]);
   });
 });
 

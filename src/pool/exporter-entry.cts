@@ -1,0 +1,11 @@
+/**
+ * The CommonJS entry of the pool's exporter threads (compiled to exporter-entry.cjs), as worker-entry.cts
+ * is the workers': it loads exporter.ts (ESM) by import() when the thread starts.
+ */
+const exporter: Promise<typeof import("./exporter.js")> = import("./exporter.js");
+
+async function exportBatch(task: Parameters<(typeof import("./exporter.js"))["default"]>[0]): Promise<ReturnType<(typeof import("./exporter.js"))["default"]>> {
+  return (await exporter).default(task);
+}
+
+export = exportBatch;
