@@ -1,4 +1,4 @@
-import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import {
   DIGEST_COLUMNS,
   DIGEST_FLAGS,

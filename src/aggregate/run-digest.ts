@@ -1,6 +1,6 @@
 import { decodeRow, encodeRows, ROW_WIDTH, type BinaryRows } from "../export/binary-rows.js";
 import { A_POSTERIORI_COLUMNS, columnIndex } from "../export/run-columns.js";
-import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
 
 /** The numbers a summary needs of each converged run (a run cut off at maxEpochs has no count): their statistics. */

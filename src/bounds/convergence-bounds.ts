@@ -4,6 +4,7 @@ import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "./separator/separator-bounds.js";
 import type { SeparatorContext } from "./separator/separator-bound.js";
 import { separatorMargin, withinScale } from "./separator-margin.js";
+import { BOUND_NAMES } from "./bound-columns.js";
 
 /** The bounds of docs/theory.md on the number of updates k, from one separator; null where a bound does not apply. */
 export type BoundSet = Readonly<Record<SeparatorBoundName, number | null>> & {
@@ -11,9 +12,7 @@ export type BoundSet = Readonly<Record<SeparatorBoundName, number | null>> & {
   readonly best: number | null;
 };
 
-/** The separator bounds' names (separator/separator-bounds.ts), then `best`: the stems of their columns. */
-export const BOUND_NAMES = [...SEPARATOR_BOUNDS.map((bound) => bound.name), "best"] as readonly (SeparatorBoundName | "best")[];
-export type BoundName = SeparatorBoundName | "best";
+export { BOUND_NAMES, type BoundName } from "./bound-columns.js";
 
 export interface SeparatorBounds {
   /** γ = min_i ŵ*·u_i / ‖ŵ*‖, the separator's margin in the learner's coordinates (≤ 0: not separating). */

@@ -1,5 +1,5 @@
 import { FACTOR_COLUMNS } from "../bounds/bound-choice.js";
-import { BOUND_COLUMNS, RATIO_COLUMNS } from "../run/execute-run.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import { RUN_KEYS, type RunRow } from "../run/run-types.js";
 
 /** The a-posteriori columns (bounds: factors, mistakeSet), in order: their summaries are over every ok run. */

@@ -32,18 +32,22 @@ export interface RunPoolOptions {
   readonly faults?: TestFaults;
   /** The csv generator's data sets, shared with every thread (SharedArrayBuffers, one copy). */
   readonly dataSets?: DataSets;
-  /** Exporter threads (they format the workers' rows as the tables' lines); default: exporterThreads(threads). */
+  /** Exporter threads (they format the workers' rows as the tables' lines; 0: the workers do); default: exporterThreads(threads). */
   readonly exporters?: number;
 }
 
 /**
- * The exporter threads beside `threads` workers: one for every three, at least one. An exporter formats a
- * small run's two lines and record check and takes its digest in ~15 µs (a warm batch of 256 rows of n 100,
- * d 10), about a third of what a worker takes to run it (npm run bench, stages): three workers keep one
- * busy on the smallest runs; heavier runs leave it mostly idle.
+ * The exporter threads beside `threads` workers on a machine of `cores`: one for every three workers, as
+ * many as the workers leave cores free; none when they take every core, and the workers then format their
+ * own rows. An exporter formats a small run's two lines and record check and takes its digest in ~15 µs (a
+ * warm batch of 256 rows of n 100, d 10), about a third of what a worker takes to run it (npm run bench,
+ * stages): three workers keep one busy on the smallest runs. On a core a worker also needs, an exporter
+ * only moves that work (and adds a hop per batch and a thread to start: quick.json took ~0.15 s longer on 2
+ * cores); beside workers that leave a core idle, it takes the text off them (40 000 small runs at
+ * 1 thread on 2 cores: ~25 % faster). docs/benchmarks.md has the figures.
  */
-export function exporterThreads(threads: number): number {
-  return Math.max(1, Math.ceil(threads / 3));
+export function exporterThreads(threads: number, cores = availableParallelism()): number {
+  return Math.min(Math.ceil(threads / 3), Math.max(0, cores - threads));
 }
 
 /**
@@ -72,7 +76,7 @@ export class RunPool {
    * the run tables' lines, so that no worker spends its time on text. Their tasks are not limited by
    * #slots: the sweep's window of batches in flight bounds them.
    */
-  readonly #exporters: Piscina<ExportTask, PostedOutput>;
+  readonly #exporters: Piscina<ExportTask, PostedOutput> | null;
   /**
    * Tasks handed to Piscina at once. With a time limit, one per thread, so that a task starts when it is
    * handed over (its clock must not run while it waits behind others). Without one, two per thread, so
@@ -97,6 +101,7 @@ export class RunPool {
     // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts through tsx, or its bundle.
     const filename = bundle ?? new URL(fromSources ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
     const execArgv = fromSources && bundle === null ? typeScriptExecArgv() : undefined;
+    const exporters = options.exporters ?? exporterThreads(this.threads);
     this.#pool = new Piscina({
       filename,
       minThreads: this.threads,
@@ -110,14 +115,15 @@ export class RunPool {
         dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined,
         // Each thread hands its outputs over through a ring of shared memory (output-ring.ts; opened in run).
         rings: true,
+        // Without exporters, each worker formats its own rows.
+        format: exporters === 0,
       },
       resourceLimits: {
         maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
       },
     });
-    const exporters = options.exporters ?? exporterThreads(this.threads);
-    this.#exporters = new Piscina({
+    this.#exporters = exporters === 0 ? null : new Piscina({
       // The tests' bundle is the workers' module, which re-exports the exporter's task.
       filename: bundle ?? new URL(fromSources ? "./exporter.ts" : "./exporter-entry.cjs", import.meta.url).href,
       ...(bundle === null ? {} : { name: "exportBatch" }),
@@ -146,6 +152,7 @@ export class RunPool {
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
     }
     // Outside the retry: an exporter formats what the worker computed, and a failure there is a bug, not the runs'.
+    if (this.#exporters === null) return openOutput(posted);
     const task = { posted, tables: batch.tables ?? BOTH_RUN_TABLES };
     try {
       return openOutput(await this.#exporters.run(task));
@@ -159,7 +166,7 @@ export class RunPool {
 
   /** Stops the threads (any task still running is abandoned); later calls wait for the same. */
   close(): Promise<void> {
-    this.#closing ??= Promise.all([this.#pool.close({ force: true }), this.#exporters.close({ force: true })]).then(() => undefined);
+    this.#closing ??= Promise.all([this.#pool.close({ force: true }), this.#exporters?.close({ force: true })]).then(() => undefined);
     return this.#closing;
   }
 

@@ -3,7 +3,8 @@
  * the test-fault hook, inert unless a test plants faults) and the encoding of its rows as numbers: a task
  * is a batch of runs (ranges of a grid point's repeats, expanded here into specs), the answer their rows as
  * numbers (binary-rows.ts), in the same order. A worker formats no text and reduces nothing for the
- * coordinator: the pool's exporter threads turn its rows into the tables' lines and the digest (exporter.ts).
+ * coordinator: the pool's exporter threads turn its rows into the tables' lines and the digest (exporter.ts),
+ * except in a pool without exporters (workerData `format`), where it does so itself, with the same function.
  */
 import { workerData } from "node:worker_threads";
 import { errorRow, executeRunSafely } from "../run/execute-run.js";
@@ -11,19 +12,21 @@ import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
 import { encodeRows } from "../export/binary-rows.js";
+import { BOTH_RUN_TABLES } from "../export/run-lines.js";
+import exportBatch from "./exporter.js";
 import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";
 import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).
-const { faults, memoryMb, dataSets: shared, rings } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean } | undefined) ?? {};
+const { faults, memoryMb, dataSets: shared, rings, format } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean; format?: boolean } | undefined) ?? {};
 const dataSets = dataSetsOf(shared);
 /**
  * This thread's ring for its outputs (output-ring.ts), in the pool's threads (RunPool sets `rings`); where
  * runBatch is called otherwise (the bench's loop without a pool) it returns plain outputs.
  */
-const ring = rings === true ? new OutputRing() : null;
+const ring = rings === true && format !== true ? new OutputRing() : null;
 
 export default function runBatch(batch: RunBatch): PostedOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
@@ -40,11 +43,13 @@ export default function runBatch(batch: RunBatch): PostedOutput {
     }
     return executeRunSafely(spec, dataSets);
   });
-  const binary = encodeRows(rows, { owned: ring === null });
+  const binary = encodeRows(rows, { owned: ring === null && format !== true });
   const parts = { values: NO_FLOATS, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES };
   const head = { count: binary.count, heads: [], notable: [], texts: binary.texts };
+  // A pool without exporters (see exporterThreads in run-pool.ts): this thread formats its rows as an exporter would.
+  if (format === true) return exportBatch({ posted: { ...head, parts }, tables: batch.tables ?? BOTH_RUN_TABLES });
   return ring === null ? { ...head, parts } : ring.pack(parts, head);
 }
 
 /** The exporters' task, from the same module where the tests bundle it (see run-pool.ts). */
-export { default as exportBatch } from "./exporter.js";
+export { exportBatch };

@@ -1,7 +1,7 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { novikoff } from "../bounds/separator/novikoff.js";
 import { generatorEntry } from "../generators/generator-registry.js";
-import { ratioColumn } from "../run/execute-run.js";
+import { ratioColumn } from "../bounds/bound-columns.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
 

@@ -1,6 +1,6 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
-import { boundColumn } from "../run/execute-run.js";
+import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable } from "../run/run-types.js";
 
 export interface ReportColumn {

@@ -1,5 +1,6 @@
 import { boundModes, capitalised, FACTOR_COLUMNS, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
-import { BOUND_NAMES, type BoundName, type BoundSet } from "../bounds/convergence-bounds.js";
+import { BOUND_COLUMNS, BOUND_NAMES, RATIO_COLUMNS } from "../bounds/bound-columns.js";
+import type { BoundSet } from "../bounds/convergence-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
@@ -275,18 +276,6 @@ export function errorRow(spec: RunSpec, message: string): RunRow {
 }
 
 const NO_BOUNDS = { planted: null, optimal: null } as const;
-
-export function boundColumn(separator: SeparatorName, name: BoundName): BoundColumn {
-  return `${separator}${capitalised(name)}Bound`;
-}
-
-export function ratioColumn(separator: SeparatorName, name: BoundName): RatioColumn {
-  return `${separator}${capitalised(name)}Ratio`;
-}
-
-/** Every bound column, then every ratio column, separator by separator. */
-export const BOUND_COLUMNS: readonly BoundColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => boundColumn(s, name)));
-export const RATIO_COLUMNS: readonly RatioColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => ratioColumn(s, name)));
 
 type BySeparator = Readonly<Record<SeparatorName, BoundSet | null>>;
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runLines } from "../../src/export/run-lines.js";
 import { RING_SLOT_BYTES } from "../../src/pool/output-ring.js";
-import { RunPool } from "../../src/pool/run-pool.js";
+import { exporterThreads, RunPool } from "../../src/pool/run-pool.js";
 import { batchOutput, type BatchOutput } from "../../src/pool/batch-output.js";
 import { executeRun, executeRunSafely } from "../../src/run/execute-run.js";
 import { batchSpecs, type RunBatch } from "../../src/sweep/run-batch.js";
@@ -95,5 +95,28 @@ describe("RunPool's output rings", () => {
     // Compared as text and plain numbers: a deep equality over a megabyte's typed arrays takes seconds.
     const plain = ({ lines, digest }: BatchOutput) => ({ jsonl: Buffer.from(lines.jsonl).toString(), csv: Buffer.from(lines.csv).toString(), digest: { ...digest, values: [...digest.values] } });
     expect(plain(settled(output))).toEqual(plain(batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec)))));
+  });
+});
+
+describe("RunPool's exporters", () => {
+  it("give the same output whether exporter threads format the workers' rows or the workers do (no exporter)", async () => {
+    const batch: RunBatch = { settings: TEST_SETTINGS, ranges: [{ point: planted, from: 0, to: 2 }, { point: hadamard, from: 0, to: 2 }, { point: bogus, from: 0, to: 1 }] };
+    const expected = batchOutput(batchSpecs(batch).map((spec) => executeRunSafely(spec)));
+    for (const exporters of [0, 1, 2]) {
+      const pool = new RunPool({ threads: 1, exporters });
+      try {
+        // Several batches at once: they come back in order, each whole.
+        const outputs = await Promise.all([batch, batch, { ...batch, tables: { jsonl: true, csv: false } }].map((b) => pool.run(b)));
+        expect(outputs.slice(0, 2).map(settled)).toEqual([expected, expected]);
+        expect(settled(outputs[2]!).lines).toEqual({ jsonl: expected.lines.jsonl, csv: new Uint8Array(0) });
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
+  it("are one for every three workers, as many as the workers leave cores free", () => {
+    expect([1, 2, 3, 4, 8, 12, 16].map((threads) => exporterThreads(threads, 16))).toEqual([1, 1, 1, 2, 3, 4, 0]);
+    expect([1, 2].map((threads) => exporterThreads(threads, 2))).toEqual([1, 0]);
   });
 });

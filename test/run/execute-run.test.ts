@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BOUND_COLUMNS, countViolations, executeRun, executeRunSafely, RATIO_COLUMNS } from "../../src/run/execute-run.js";
+import { BOUND_COLUMNS, RATIO_COLUMNS } from "../../src/bounds/bound-columns.js";
+import { countViolations, executeRun, executeRunSafely } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { runSpec } from "../helpers.js";
 
