@@ -40,7 +40,8 @@
  *             start fresh too and both pay the JIT's warm-up (about 0.2 s here); the same loop on the
  *             bench's warm main thread is reported beside it (inProcessWarm), not used. Five rounds of
  *             the three, interleaved; each figure is a median over the rounds, each ratio the median of
- *             the rounds' ratios.
+ *             the rounds' ratios. A sweep whose threads leave cores free has exporter threads beside them
+ *             (exporterThreads in src/pool/run-pool.ts): on 2 cores, 1 thread runs with one, 2 without.
  * grid        points per second of a sweep of many grid points of few runs (2 000 points of 2 runs of n 20,
  *             d 2: margins, offsets and η by ten, both orders; no max-margin) at 2 threads, the shipped
  *             command as above, median of three: the coordinator's cost per grid point (its summary

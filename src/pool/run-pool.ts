@@ -43,8 +43,9 @@ export interface RunPoolOptions {
  * warm batch of 256 rows of n 100, d 10), about a third of what a worker takes to run it (npm run bench,
  * stages): three workers keep one busy on the smallest runs. On a core a worker also needs, an exporter
  * only moves that work (and adds a hop per batch and a thread to start: quick.json took ~0.15 s longer on 2
- * cores); beside workers that leave a core idle, it takes the text off them (40 000 small runs at
- * 1 thread on 2 cores: ~25 % faster). docs/benchmarks.md has the figures.
+ * cores; 16 workers and 6 exporters on 16 cores, no faster on small runs and 14 % slower on heavy ones);
+ * beside workers that leave a core idle, it takes the text off them (400 000 small runs on 16 cores: 1, 2, 4
+ * and 8 workers 29, 35, 35 and 25 % faster). docs/architecture.md has the figures.
  */
 export function exporterThreads(threads: number, cores = availableParallelism()): number {
   return Math.min(Math.ceil(threads / 3), Math.max(0, cores - threads));
