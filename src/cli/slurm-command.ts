@@ -17,6 +17,10 @@ export function slurmBuilder(yargs: Argv) {
     .option("set", { type: "string", array: true, requiresArg: true, describe: "Override a key of the experiment (as run --set); the shards run with it" })
     .option("cpus", { type: "number", describe: "CPUs per shard task (--cpus-per-task; the shard's --threads); refused above the largest node's when sinfo answers", default: 1 })
     .option("time", { type: "string", describe: "Time limit per task (sbatch --time, say 04:00:00)" })
+    .option("requeue-before", {
+      type: "number",
+      describe: "Seconds before a task's time limit at which it stops (its runs in flight written) and requeues itself to resume (sbatch --signal)",
+    })
     .option("partition", { type: "string", describe: "Partition (sbatch --partition)" })
     .option("mem", { type: "string", describe: "Memory per task (sbatch --mem, say 4G)" })
     .option("account", { type: "string", describe: "Account to charge (sbatch --account)" })
@@ -35,6 +39,7 @@ interface SlurmArguments {
   set?: string[];
   cpus: number;
   time?: string;
+  requeueBefore?: number;
   partition?: string;
   mem?: string;
   account?: string;
@@ -50,6 +55,8 @@ export function slurmHandler(argv: SlurmArguments): number {
   const cpus = wholeNumberFlag("cpus", argv.cpus, 1, 4096);
   const arrayLimit = wholeNumberFlag("array-limit", argv.arrayLimit, 1, 100_000_000);
   const maxParallel = argv.maxParallel === undefined ? undefined : wholeNumberFlag("max-parallel", argv.maxParallel, 1, 100_000_000);
+  // Slurm's --signal takes up to 65535 seconds.
+  const requeueBefore = argv.requeueBefore === undefined ? undefined : wholeNumberFlag("requeue-before", argv.requeueBefore, 1, 65_535);
   for (const [flag, value] of [["time", argv.time], ["partition", argv.partition], ["mem", argv.mem], ["account", argv.account]] as const) {
     if (value !== undefined && !/^[A-Za-z0-9_.:,+-]+$/.test(value)) throw new UsageError(`--${flag} ${value}: use letters, digits and _ . : , + - only (it goes into an #SBATCH line)`);
   }
@@ -68,6 +75,7 @@ export function slurmHandler(argv: SlurmArguments): number {
     ...(argv.work === undefined ? {} : { work: argv.work }),
     cpus,
     ...(argv.time === undefined ? {} : { time: argv.time }),
+    ...(requeueBefore === undefined ? {} : { requeueBefore }),
     ...(argv.partition === undefined ? {} : { partition: argv.partition }),
     ...(argv.mem === undefined ? {} : { memory: argv.mem }),
     ...(argv.account === undefined ? {} : { account: argv.account }),

@@ -18,6 +18,12 @@ export interface SlurmScriptOptions {
   /** CPUs a shard task asks for (its --threads). */
   readonly cpus: number;
   readonly time?: string;
+  /**
+   * Seconds before the time limit (--time, or the partition's) at which Slurm signals a shard task
+   * (`--signal=B:USR1@S`): the task stops its run as Ctrl-C does (the runs in flight finish and are
+   * written, the folder left resumable) and requeues itself (`scontrol requeue`), to resume where it stopped.
+   */
+  readonly requeueBefore?: number;
   readonly partition?: string;
   readonly memory?: string;
   readonly account?: string;
@@ -108,6 +114,7 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `#SBATCH --output=${join(logs, "slurm-%A_%a.out")}`,
     "#SBATCH --open-mode=append",
     "#SBATCH --requeue",
+    ...(options.requeueBefore === undefined ? [] : [`#SBATCH --signal=B:USR1@${options.requeueBefore}`]),
     "set -euo pipefail",
     // The script's path in a variable of its own: a path written into the message itself would be expanded there.
     `script=${shellWord(layout.shardScript)}`,
@@ -116,8 +123,11 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `mkdir -p ${shellWord(logs)}`,
     `exec >>${shellWord(logs)}/shard-"$shard".log 2>&1`,
     `echo "$(date -u +%FT%TZ) shard $shard/${layout.shards}: job \${SLURM_JOB_ID:-?} (array \${SLURM_ARRAY_JOB_ID:-?}, task $task) on $(hostname)"`,
-    `exec ${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\`,
-    `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}`,
+    ...shardRun(
+      `${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\\n` +
+        `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}`,
+      options.requeueBefore,
+    ),
     "",
   ].join("\n");
   const merge = [
@@ -156,4 +166,36 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     "",
   ].join("\n");
   return { shards, merge, submit };
+}
+
+/**
+ * The lines that run a shard. Without a requeue: `exec` the run, so that scancel's signal reaches node
+ * itself. With one (`requeueBefore`), the script stays as node's parent, since Slurm's early signal
+ * (`--signal=B:USR1`) goes to the script alone: on USR1 it stops node as scancel would (SIGTERM: the runs
+ * in flight finish and are written), waits for it, and requeues the task, which starts again later and
+ * resumes the folder; SIGTERM and SIGINT are passed on to node. The script exits with node's status.
+ */
+function shardRun(command: string, requeueBefore: number | undefined): string[] {
+  if (requeueBefore === undefined) return [`exec ${command}`];
+  return [
+    "requeue() {",
+    `  echo "$(date -u +%FT%TZ) shard $shard: ${requeueBefore} s before the time limit (Slurm's signal): stopping, then requeueing"`,
+    '  kill -TERM "$pid" 2>/dev/null || true',
+    '  while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done',
+    '  if scontrol requeue "${SLURM_JOB_ID:?}"; then',
+    '    echo "$(date -u +%FT%TZ) shard $shard: requeued: it resumes when Slurm starts it again"',
+    "  else",
+    `    echo "$(date -u +%FT%TZ) shard $shard: could not requeue (scontrol requeue failed): run it again with sbatch --array=$task $script"`,
+    "  fi",
+    "}",
+    "pid=",
+    "trap requeue USR1",
+    "trap 'kill -TERM \"$pid\" 2>/dev/null || true' TERM INT",
+    `${command} &`,
+    "pid=$!",
+    // wait returns early when a trapped signal comes: wait again until node has ended, then end with its
+    // status (bash keeps a reaped child's status for a later wait; set -e ends the script on a non-zero one).
+    'while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done',
+    'wait "$pid"',
+  ];
 }

@@ -22,6 +22,8 @@ export interface SlurmJobOptions {
   readonly work?: string;
   readonly cpus?: number;
   readonly time?: string;
+  /** Seconds before the time limit at which a task stops and requeues itself (see SlurmScriptOptions). */
+  readonly requeueBefore?: number;
   readonly partition?: string;
   readonly memory?: string;
   readonly account?: string;
@@ -90,6 +92,7 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
     version: toolVersion().version,
     cpus: options.cpus ?? 1,
     ...(options.time === undefined ? {} : { time: options.time }),
+    ...(options.requeueBefore === undefined ? {} : { requeueBefore: options.requeueBefore }),
     ...(options.partition === undefined ? {} : { partition: options.partition }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.account === undefined ? {} : { account: options.account }),

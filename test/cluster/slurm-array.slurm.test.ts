@@ -123,4 +123,35 @@ describe.skipIf(reason !== null)("a Slurm job array (real slurmctld and slurmd)"
     expect(resultTables(join(cwd, "merged"))).toEqual(resultTables(join(cwd, "whole")));
     expect(readFileSync(join(work, "logs", "shard-1.log"), "utf8")).toMatch(/Interrupted: \d+ of \d+ runs written/);
   });
+  it("requeues a task told its time limit is near (--requeue-before: Slurm's USR1 to the batch script), which resumes and merges to the unsharded tables", async () => {
+    const cwd = temporaryFolder();
+    const experiment = resolve("experiments/quick.json");
+    const sets = ["--set", "repeats=24"];
+    const written = cli(cwd, ["slurm", experiment, "--shards", "2", "--out", "merged", "--time", "00:30:00", "--requeue-before", "600", ...sets]);
+    expect(written.status, written.stderr).toBe(0);
+    const work = join(cwd, "merged-slurm");
+    // One run of shard 1 waits until the test lets it go: the task is certainly running when it is signalled.
+    const release = join(cwd, "release-shard-1");
+    const faults = JSON.stringify({ wait: { runs: [runOfShard(experiment, ["repeats=24"], 1, 2, 3)], until: release } });
+    const submitted = execFileSync("bash", [join(work, "submit.sh")], { cwd, encoding: "utf8", env: { ...env, PERCEPTRON_LAB_TEST_FAULTS: faults }, timeout: 60_000 });
+    const shardJob = /^shards: (\d+)$/m.exec(submitted)![1]!;
+    const mergeJob = /^merge: (\d+)$/m.exec(submitted)![1]!;
+    await waitUntil(() => existsSync(join(work, "shards", "1", ".perceptron-lab.lock")) && existsSync(join(work, "shards", "1", "manifest.json")));
+    // What Slurm sends 600 s before the limit, sent now.
+    slurmCommand("scancel", ["--signal=USR1", "--batch", `${shardJob}_1`]);
+    const log = join(work, "logs", "shard-1.log");
+    await waitUntil(() => readFileSync(log, "utf8").includes("stopping, then requeueing"));
+    writeFileSync(release, "");
+    // Requeued, it waits for Slurm's begin time (two minutes after a requeue); the test's cluster starts it now.
+    await waitUntil(() => queued([`${shardJob}_1`]).some((line) => line.endsWith("PENDING")));
+    expect(readFileSync(join(work, "shards", "1", "manifest.json"), "utf8")).toContain('"status": "interrupted"');
+    slurmCommand("scontrol", ["update", `JobId=${shardJob}_1`, "StartTime=now"]);
+    // The merge job waited through the requeue (afterany), and merged once the task had resumed and completed.
+    await waitUntil(() => queued([shardJob, mergeJob]).length === 0);
+    expect(readFileSync(log, "utf8")).toContain("shard 1: requeued: it resumes when Slurm starts it again");
+    expect(readFileSync(log, "utf8").match(/ shard 1\/2: job /g)).toHaveLength(2);
+    const whole = cli(cwd, ["run", experiment, ...sets, "--out", "whole", "--quiet", "--no-report"]);
+    expect(whole.status).toBe(0);
+    expect(resultTables(join(cwd, "merged"))).toEqual(resultTables(join(cwd, "whole")));
+  });
 });
