@@ -5,15 +5,16 @@ import type { RunRow } from "../run/run-types.js";
 
 /**
  * What the coordinator receives of a batch of runs: their lines of both run tables, formatted, and their
- * digest (counts, summary numbers, the rows a report names). A worker sends this rather than the rows:
- * a row object per run costs more to post between threads than to compute the digest.
+ * digest (counts, summary numbers, the rows a report names). An exporter thread (or a worker that formats
+ * its own rows) sends this rather than the rows: a row object per run costs more to post between threads
+ * than to compute the digest.
  */
 export interface BatchOutput {
   readonly lines: RunLineBytes;
   readonly digest: RunDigest;
   /**
-   * Where the lines and the digest's values are views of a worker's ring (see openOutput in output-ring.ts): frees
-   * them for the worker's next batches. Call it once they are written and taken; they are not to be read after.
+   * Where the lines and the digest's values are views of a thread's ring (see openOutput in output-ring.ts): frees
+   * them for the thread's next batches. Call it once they are written and taken; they are not to be read after.
    */
   readonly release?: () => void;
 }

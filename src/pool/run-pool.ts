@@ -138,7 +138,8 @@ export class RunPool {
 
   /**
    * Runs one batch; the output holds one row per run, in order, whatever happens. It may be views of a
-   * worker's ring: release it (BatchOutput.release) once consumed.
+   * thread's ring (an exporter's, or a worker's that formats its own rows): release it (BatchOutput.release)
+   * once consumed.
    */
   async run(batch: RunBatch): Promise<BatchOutput> {
     let posted: PostedOutput;
