@@ -11,7 +11,7 @@ export function rerunBuilder(yargs: Argv) {
   return yargs
     .positional("folder", { type: "string", describe: "A result folder written by run", demandOption: true })
     .option("out", { type: "string", describe: "Where the rerun writes its tables", defaultDescription: "a new temporary folder" })
-    .option("threads", { type: "number", describe: `Worker threads (1 to ${MAX_THREADS})`, defaultDescription: "available parallelism" });
+    .option("threads", { type: "number", describe: `Worker threads (1 to ${MAX_THREADS}); where they leave cores free, an exporter thread for every three formats their tables`, defaultDescription: "available parallelism" });
 }
 
 export async function rerunHandler(argv: { folder: string; out?: string; threads?: number }): Promise<number> {

@@ -47,7 +47,7 @@ export function runBuilder(yargs: Argv) {
     })
     .option("threads", {
       type: "number",
-      describe: `Worker threads (1 to ${MAX_THREADS})`,
+      describe: `Worker threads (1 to ${MAX_THREADS}); where they leave cores free, an exporter thread for every three formats their tables`,
       default: availableParallelism(),
       defaultDescription: `available parallelism, ${availableParallelism()} here`,
     })
