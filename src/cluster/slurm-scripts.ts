@@ -182,9 +182,9 @@ function shardRun(command: string, requeueBefore: number | undefined): string[] 
     `  echo "$(date -u +%FT%TZ) shard $shard: ${requeueBefore} s before the time limit (Slurm's signal): stopping, then requeueing"`,
     '  kill -TERM "$pid" 2>/dev/null || true',
     '  while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done',
-    '  if scontrol requeue "${SLURM_JOB_ID:?}"; then',
-    '    echo "$(date -u +%FT%TZ) shard $shard: requeued: it resumes when Slurm starts it again"',
-    "  else",
+    // Said before: a requeue ends this script at once (Slurm cancels the job to requeue it).
+    '  echo "$(date -u +%FT%TZ) shard $shard: stopped; requeueing: it resumes when Slurm starts it again"',
+    '  if ! scontrol requeue "${SLURM_JOB_ID:?}"; then',
     `    echo "$(date -u +%FT%TZ) shard $shard: could not requeue (scontrol requeue failed): run it again with sbatch --array=$task $script"`,
     "  fi",
     "}",

@@ -142,13 +142,17 @@ describe.skipIf(reason !== null)("a Slurm job array (real slurmctld and slurmd)"
     const log = join(work, "logs", "shard-1.log");
     await waitUntil(() => readFileSync(log, "utf8").includes("stopping, then requeueing"));
     writeFileSync(release, "");
-    // Requeued, it waits for Slurm's begin time (two minutes after a requeue); the test's cluster starts it now.
+    // Requeued, it waits for Slurm's begin time (two minutes after a requeue, which lets the node finish with
+    // the job's first start); the test's cluster starts it sooner, once nothing of that first start is left
+    // (started again while its batch step still ends, the job fails at once: seen under load).
     await waitUntil(() => queued([`${shardJob}_1`]).some((line) => line.endsWith("PENDING")));
+    expect(readFileSync(log, "utf8")).toContain("shard 1: stopped; requeueing: it resumes when Slurm starts it again");
     expect(readFileSync(join(work, "shards", "1", "manifest.json"), "utf8")).toContain('"status": "interrupted"');
+    const jobId = /JobId=(\d+)/.exec(slurmCommand("scontrol", ["show", "job", `${shardJob}_1`]))![1]!;
+    await waitUntil(() => spawnSync("pgrep", ["-f", `slurmstepd: \\[${jobId}\\.`]).status === 1 && spawnSync("pgrep", ["-f", join(work, "shards", "1")]).status === 1);
     slurmCommand("scontrol", ["update", `JobId=${shardJob}_1`, "StartTime=now"]);
     // The merge job waited through the requeue (afterany), and merged once the task had resumed and completed.
     await waitUntil(() => queued([shardJob, mergeJob]).length === 0);
-    expect(readFileSync(log, "utf8")).toContain("shard 1: requeued: it resumes when Slurm starts it again");
     expect(readFileSync(log, "utf8").match(/ shard 1\/2: job /g)).toHaveLength(2);
     const whole = cli(cwd, ["run", experiment, ...sets, "--out", "whole", "--quiet", "--no-report"]);
     expect(whole.status).toBe(0);

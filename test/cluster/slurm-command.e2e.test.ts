@@ -81,7 +81,7 @@ describe("slurm and check on the command line", () => {
     expect(manifest.status).toBe("interrupted");
     const log = readFileSync(join(work, "logs", "shard-1.log"), "utf8");
     expect(log).toContain("shard 1: 120 s before the time limit (Slurm's signal): stopping, then requeueing");
-    expect(log).toContain("shard 1: requeued: it resumes when Slurm starts it again");
+    expect(log).toContain("shard 1: stopped; requeueing: it resumes when Slurm starts it again");
     // Slurm starts the requeued task again: it resumes, and the merge gives the whole sweep's tables.
     const again = spawnSync("bash", [job.layout.shardScript], { cwd: base, env, encoding: "utf8" });
     expect(again.status).toBe(0);
