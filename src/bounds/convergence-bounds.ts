@@ -12,7 +12,6 @@ export type BoundSet = Readonly<Record<SeparatorBoundName, number | null>> & {
   readonly best: number | null;
 };
 
-export { BOUND_NAMES, type BoundName } from "./bound-columns.js";
 
 export interface SeparatorBounds {
   /** γ = min_i ŵ*·u_i / ‖ŵ*‖, the separator's margin in the learner's coordinates (≤ 0: not separating). */

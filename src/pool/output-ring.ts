@@ -28,8 +28,8 @@ const FILLED = 1;
 
 /**
  * What a slot holds of a batch, in this order: its digest's values (float64), its rows as numbers
- * (float64; binary-rows.ts), its runs.jsonl and runs.csv bytes. A worker fills the first two, an exporter
- * the first and the last two (see PostedOutput); a part not filled is empty.
+ * (float64; binary-rows.ts), its runs.jsonl and runs.csv bytes. A worker fills the rows, an exporter (or a
+ * worker that formats its own rows) the other three (see PostedOutput); a part not filled is empty.
  */
 export interface SlotParts {
   readonly values: Float64Array;

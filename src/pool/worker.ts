@@ -23,8 +23,9 @@ import { injectFault, type TestFaults } from "./test-faults.js";
 const { faults, memoryMb, dataSets: shared, rings, format } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean; format?: boolean } | undefined) ?? {};
 const dataSets = dataSetsOf(shared);
 /**
- * This thread's ring for its outputs (output-ring.ts), in the pool's threads (RunPool sets `rings`); where
- * runBatch is called otherwise (the bench's loop without a pool) it returns plain outputs.
+ * This thread's ring for its rows (output-ring.ts), in the pool's threads (RunPool sets `rings`) unless they
+ * format their own rows (`format`: the exporter's function packs them into its ring); where runBatch is
+ * called otherwise (the bench's loop without a pool) it returns plain outputs.
  */
 const ring = rings === true && format !== true ? new OutputRing() : null;
 

@@ -1,5 +1,5 @@
 import type { BoundsDeclaration, ProofFactorName } from "../bounds/bound-choice.js";
-import type { BoundName } from "../bounds/convergence-bounds.js";
+import type { BoundName } from "../bounds/bound-columns.js";
 import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
 import type { GeneratorName } from "../experiment/experiment-schema.js";
 import type { DataVersion } from "../random/data-version.js";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { A_PRIORI_KEYS, BOUND_ENTRIES, boundModes, wantedBounds } from "../../src/bounds/bound-choice.js";
-import { BOUND_NAMES } from "../../src/bounds/convergence-bounds.js";
+import { BOUND_NAMES } from "../../src/bounds/bound-columns.js";
 import { SEPARATOR_BOUNDS } from "../../src/bounds/separator/separator-bounds.js";
 import { EVERY_RUN_COLUMNS, MEDIAN_COLUMNS, STATISTIC_COLUMNS } from "../../src/aggregate/run-digest.js";
 import { RUN_COLUMNS } from "../../src/export/run-columns.js";
