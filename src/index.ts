@@ -23,6 +23,10 @@ export { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "./random/d
 export type { Shard } from "./sweep/shard.js";
 export { InputError } from "./experiment/input-error.js";
 
+// Plug-ins: a generator of your own, in a module that an experiment's `plugins` names (docs/plugins.md).
+export { defineGenerator, PLUGIN_KEYS, type GeneratorPlugin, type GeneratorFacts, type PluginParameters, type PluginDraws, type PluginData, type PluginKey } from "./plugins/define-generator.js";
+export type { PluginInfo } from "./plugins/plugin-file.js";
+
 // Sweeps: run (with progress, an AbortSignal, resume, shards), merge shards, rerun, compare, report.
 export { runExperiment, type RunExperimentOptions, type RunReport, type RunCounts, type RunOutcome } from "./runner/run-experiment.js";
 export { mergeShards } from "./runner/merge-shards.js";

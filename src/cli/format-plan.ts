@@ -16,7 +16,7 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string, 
   for (const entry of plan.skipped) lines.push(`  skipped ${count(entry.points, "point")} of grid ${entry.grid}: ${entry.reason}`);
   if (plan.shard !== null) lines.push(`shard ${plan.shard.index}/${plan.shard.count}: ${count(plan.shardRuns, "run")}`);
   lines.push(
-    `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows, or a guess of 100 on csv data); ` +
+    `estimated work: ${plan.multiplyAdds.toPrecision(3)} multiply-adds (generation, and the epochs the planted (R̂/γ̂)² bound allows, or a guess of 100 on data files and plug-in data); ` +
       `at most ${plan.maxMultiplyAdds.toPrecision(3)} (every run to maxEpochs ${plan.maxEpochs.toLocaleString("en")}, and again for its pocket error; the max-margin QP not counted)`,
   );
   if (timing !== null) lines.push(timeLine(timing.calibration, timing.threads));
@@ -66,7 +66,7 @@ function boundLines(plan: PlanDescription): string[] {
     const when =
       mode === "always"
         ? "every run"
-        : `runs not known to be separable: ${count(beyondSeparableRuns, "run")} of ${runs.toLocaleString("en")} with noise or overlap${csvRuns > 0 ? `, and those of the ${count(csvRuns, "csv run")} for which no separating vector is found` : ""}`;
+        : `runs not known to be separable: ${count(beyondSeparableRuns, "run")} of ${runs.toLocaleString("en")} with noise or overlap${csvRuns > 0 ? `, and those of the ${count(csvRuns, "run")} on data files or plug-in generators for which no separating vector is found` : ""}`;
     lines.push(`  ${key}: ${when}; cost ${cost}`);
   }
   const skipped = names.filter(({ mode }) => mode === "never").map(({ key }) => key);

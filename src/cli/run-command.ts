@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import type { Argv } from "yargs";
 import { InputError } from "../experiment/input-error.js";
-import { generatorEntry } from "../generators/generator-registry.js";
+import { findGenerator } from "../generators/generator-registry.js";
 import { experimentFromText, loadExperiment } from "../experiment/load-experiment.js";
 import { describePlan } from "../sweep/describe-plan.js";
 import { formatPlan, identicalRepeatsNote } from "./format-plan.js";
@@ -264,8 +264,8 @@ export function reportProblems(report: RunReport): number {
 
 export function describeRun(row: RunRow): string {
   // The generator's own keys (margin, radius, …; c; the data file), those with a value.
-  const shape = generatorEntry(row.generator)
-    .keys.filter((key) => row[key] !== null)
+  const shape = (findGenerator(row.generator)?.keys ?? [])
+    .filter((key) => row[key] !== null)
     .map((key) => ` ${key}=${row[key]}`)
     .join("");
   return `run ${row.run} (seed ${row.seed}, ${row.generator} n=${row.n} d=${row.d}${shape} bias=${row.bias} eta=${row.eta} init=${row.init} order=${row.order})`;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { A_POSTERIORI_KEYS, BOUND_KEYS } from "../bounds/bound-choice.js";
 import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
 import { readInit } from "../perceptron/initial-weights.js";
+import { PLUGIN_GENERATOR_NAME } from "../plugins/define-generator.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
 /**
@@ -33,9 +34,12 @@ function oneOrMany<T extends z.ZodType>(item: T) {
 
 export const gridSchema = z
   .strictObject({
-    generator: oneOrMany(z.enum(GENERATORS, { error: `must be one of ${GENERATORS.join(", ")}` }))
+    generator: oneOrMany(
+      // A plug-in's name (docs/plugins.md) passes here; the loader refuses a name no plug-in of the experiment defines.
+      z.union([z.enum(GENERATORS), z.string().regex(PLUGIN_GENERATOR_NAME)], { error: `must be one of ${GENERATORS.join(", ")}` }),
+    )
       .optional()
-      .describe(`Data generators; default ${DEFAULT_GENERATOR}. ${GENERATOR_ENTRIES.map((entry) => `${entry.name}: ${entry.description}.`).join(" ")}`),
+      .describe(`Data generators; default ${DEFAULT_GENERATOR}. ${GENERATOR_ENTRIES.map((entry) => `${entry.name}: ${entry.description}.`).join(" ")} Or a generator of the experiment's plugins.`),
     data: oneOrMany(z.string({ error: "is not a string (a CSV file's path)" }).min(1, { error: "must not be empty" }))
       .optional()
       .describe("Data files for the csv generator: CSVs as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), paths relative to the experiment file; required by csv."),
@@ -112,6 +116,9 @@ export const experimentSchema = z
       .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
       .optional()
       .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals), 2 (xoshiro128**, ziggurat normals, ~5× faster) or 3 (version 2 with every stream seeded from the whole seed by SplitMix64); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
+    plugins: oneOrMany(z.string({ error: "is not a string (a JavaScript module's path)" }).min(1, { error: "must not be empty" }))
+      .optional()
+      .describe("Plug-in files (docs/plugins.md): JavaScript modules whose default export is defineGenerator({ … }) or a list of them, paths relative to the experiment file; their generators may then be named in a grid's generator."),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

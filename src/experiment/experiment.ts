@@ -1,6 +1,7 @@
 import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { PresentationOrder } from "../perceptron/perceptron.js";
 import type { DataVersion } from "../random/data-version.js";
+import type { PluginInfo } from "../plugins/plugin-file.js";
 import type { GeneratorName } from "./experiment-schema.js";
 
 /** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
@@ -44,6 +45,8 @@ export interface Experiment {
   readonly grids: readonly Grid[];
   /** Every data file the grids name, by name as written: where it was read, its SHA-256 and its shape. */
   readonly dataFiles: Readonly<Record<string, DataFileInfo>>;
+  /** Its plug-in files (docs/plugins.md), by name as written: where each was loaded, its SHA-256, what it defines; absent without. */
+  readonly plugins?: Readonly<Record<string, PluginInfo>>;
 }
 
 /** A data file of the csv generator, as read when the experiment was loaded. */

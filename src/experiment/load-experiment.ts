@@ -6,7 +6,8 @@ import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
 import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
-import { DEFAULT_GENERATOR, generatorEntry, type GeneratorName } from "../generators/generator-registry.js";
+import { DEFAULT_GENERATOR, GENERATORS, generatorEntry, type BuiltInGenerator, type GeneratorName } from "../generators/generator-registry.js";
+import { loadPlugins, type PluginInfo } from "../plugins/load-plugins.js";
 import { applyOverrides } from "./apply-overrides.js";
 import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
@@ -43,6 +44,8 @@ export interface ParseOptions {
   readonly recorded?: Readonly<Record<string, DataFileInfo>>;
   /** With `recorded`: take the recorded shapes and hashes as they are, reading no file (merge plans the sweep only). */
   readonly recordedOnly?: boolean;
+  /** Plug-in files as a manifest recorded them: each is loaded from its recorded path (with recordedOnly: its recorded facts only). */
+  readonly recordedPlugins?: Readonly<Record<string, PluginInfo>>;
 }
 
 /** Reads, parses and validates an experiment file (JSON, or YAML for .yaml/.yml); every failure is an InputError of one line. */
@@ -113,7 +116,16 @@ function depthOf(value: unknown): number {
 function resolveExperiment(input: ExperimentInput, fallbackName: string, options: ParseOptions): Experiment {
   const grids = Array.isArray(input.grid) ? input.grid : [input.grid];
   const many = Array.isArray(input.grid);
-  const resolvedGrids = grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid"));
+  // The plug-ins first: their generators are registered before the grids name them.
+  const pluginNames = list(input.plugins) ?? [];
+  const plugins = loadPlugins(pluginNames, {
+    folder: options.dataFolder ?? process.cwd(),
+    where: (name) => (Array.isArray(input.plugins) ? `plugins[${pluginNames.indexOf(name)}]` : "plugins"),
+    ...(options.recordedPlugins === undefined ? {} : { recorded: options.recordedPlugins }),
+    ...(options.recordedOnly === true ? { recordedOnly: true } : {}),
+  });
+  const pluginGenerators = Object.values(plugins).flatMap((info) => info.generators.map((facts) => facts.name));
+  const resolvedGrids = grids.map((grid, index) => resolveGrid(grid, many ? `grid[${index}]` : "grid", pluginGenerators));
   // The csv generator's files, read (fit's rules) and hashed now: a mistake in one is an input error
   // before anything runs, and their shapes give the grid points' n and d.
   const written = new Map<string, string>();
@@ -136,6 +148,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     dataVersion: input.dataVersion ?? LATEST_DATA_VERSION,
     grids: resolvedGrids,
     dataFiles: files.infos,
+    ...(pluginNames.length === 0 ? {} : { plugins }),
   };
 }
 
@@ -156,8 +169,14 @@ function list<T>(value: T | readonly T[] | undefined): readonly T[] | null {
 }
 
 /** Fills a grid's defaults and checks the rules between its keys that no combination could satisfy. */
-function resolveGrid(input: GridInput, where: string): Grid {
+function resolveGrid(input: GridInput, where: string, pluginGenerators: readonly string[]): Grid {
   const generator = list(input.generator) ?? [DEFAULT_GENERATOR];
+  // The schema lets any plug-in-like name pass: only the built-in ones and the experiment's plug-ins' are generators.
+  generator.forEach((name, index) => {
+    if (GENERATORS.includes(name as BuiltInGenerator) || pluginGenerators.includes(name)) return;
+    const plugins = pluginGenerators.length === 0 ? "" : `, or a generator of the experiment's plugins (${pluginGenerators.join(", ")})`;
+    throw new InputError(`${itemPath(where, "generator", index, input.generator)}: ${formatValue(name)} must be one of ${GENERATORS.join(", ")}${plugins}`);
+  });
   const grid: Grid = {
     generator,
     data: list(input.data),

@@ -75,7 +75,7 @@ export function checkDataFilesUnchanged(recorded: Readonly<Record<string, DataFi
 }
 
 /** A path as short as it reads well: relative to the working folder when inside it. */
-function displayPath(path: string): string {
+export function displayPath(path: string): string {
   const near = relative(process.cwd(), path);
   return near !== "" && !near.startsWith("..") && !isAbsolute(near) ? near : path;
 }

@@ -50,7 +50,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
   const lines = [line(header), ...body.map(line)];
   if (totalPoints > shown.length) lines.push(`... ${totalPoints - shown.length} more grid points in summary.csv`);
   lines.push('Updates: median over converged runs; bounds: medians over every run. Bounds from the planted separator, * from the max-margin one; "-": not applicable, or not computed (see bounds in the experiment).');
-  lines.push("margin: the planted margin (three-point: c).");
+  lines.push("margin: the grid point's margin: planted, the planted margin; three-point, its c; a plug-in generator, its margin key.");
   return `${lines.join("\n")}\n`;
 }
 

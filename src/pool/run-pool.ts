@@ -13,6 +13,7 @@ import exportBatch, { type ExportTask } from "./exporter.js";
 import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
+import type { PluginInfo } from "../plugins/plugin-file.js";
 
 export interface RunPoolOptions {
   /** Worker threads; default: the machine's available parallelism. */
@@ -32,6 +33,8 @@ export interface RunPoolOptions {
   readonly faults?: TestFaults;
   /** The csv generator's data sets, shared with every thread (SharedArrayBuffers, one copy). */
   readonly dataSets?: DataSets;
+  /** The experiment's plug-in files (docs/plugins.md): each thread loads them, and refuses one whose bytes changed. */
+  readonly plugins?: readonly PluginInfo[];
   /** Exporter threads (they format the workers' rows as the tables' lines; 0: the workers do); default: exporterThreads(threads). */
   readonly exporters?: number;
 }
@@ -114,6 +117,7 @@ export class RunPool {
         faults: options.faults,
         memoryMb: this.#memoryMb ?? undefined,
         dataSets: options.dataSets ? shareDataSets(options.dataSets) : undefined,
+        plugins: options.plugins === undefined || options.plugins.length === 0 ? undefined : options.plugins,
         // Each thread hands its outputs over through a ring of shared memory (output-ring.ts; opened in run).
         rings: true,
         // Without exporters, each worker formats its own rows.

@@ -17,11 +17,21 @@ import exportBatch from "./exporter.js";
 import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";
 import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
+import { loadRecordedPlugins, type PluginInfo } from "../plugins/plugin-file.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).
-const { faults, memoryMb, dataSets: shared, rings, format } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean; format?: boolean } | undefined) ?? {};
+const { faults, memoryMb, dataSets: shared, rings, format, plugins } = (workerData as { faults?: TestFaults; memoryMb?: number; dataSets?: SharedDataSet[]; rings?: boolean; format?: boolean; plugins?: PluginInfo[] } | undefined) ?? {};
 const dataSets = dataSetsOf(shared);
+/** The experiment's plug-ins, loaded once (load-plugins.ts); a file that cannot be loaded again, or changed, fails every run with why. */
+const pluginError = ((): string | null => {
+  try {
+    loadRecordedPlugins(plugins ?? []);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+})();
 /**
  * This thread's ring for its rows (output-ring.ts), in the pool's threads (RunPool sets `rings`) unless they
  * format their own rows (`format`: the exporter's function packs them into its ring); where runBatch is
@@ -31,6 +41,7 @@ const ring = rings === true && format !== true ? new OutputRing() : null;
 
 export default function runBatch(batch: RunBatch): PostedOutput {
   const rows = batchSpecs(batch).map((spec): RunRow => {
+    if (pluginError !== null) return errorRow(spec, pluginError);
     try {
       injectFault(faults, spec);
     } catch (error) {

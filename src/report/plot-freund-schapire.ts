@@ -1,4 +1,4 @@
-import { generatorEntry } from "../generators/generator-registry.js";
+import { plotFamilyOf } from "../generators/generator-registry.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
@@ -17,7 +17,7 @@ const SERIES = [
  * with its p25–p75 band. Drawn where the sweep has two noise rates or more and runs from ŵ(0) = 0.
  */
 export function freundSchapirePlot(input: PlotInput): Plot | null {
-  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "planted" && row.noise !== null && row.plantedFreundSchapireBound.median !== null);
+  const rows = input.summary.filter((row) => plotFamilyOf(row.generator) === "planted" && row.noise !== null && row.plantedFreundSchapireBound.median !== null);
   if (new Set(rows.map((row) => row.noise)).size < 2) return null;
   const sweep = sweepFactors(rows, ["noise"]);
   const layout = layoutFactors(rows, sweep.shown, ["strokeDash", "column", "row", "detail"]);

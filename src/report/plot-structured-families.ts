@@ -1,6 +1,6 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { novikoff } from "../bounds/separator/novikoff.js";
-import { generatorEntry } from "../generators/generator-registry.js";
+import { plotFamilyOf } from "../generators/generator-registry.js";
 import { ratioColumn } from "../bounds/bound-columns.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
@@ -65,7 +65,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
 export function threePointRatioPlot(input: PlotInput): Plot | null {
   // The ratio to Novikoff's (R/γ)² of the planted separator (its registry entry names the column).
   const ratioOf = (row: SummaryRow) => row[ratioColumn("planted", novikoff.name)];
-  const rows = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "half-ratio" && ratioOf(row).median !== null);
+  const rows = input.summary.filter((row) => plotFamilyOf(row.generator) === "half-ratio" && ratioOf(row).median !== null);
   if (new Set(rows.map((row) => row.c)).size < 2) return null;
   const sweep = sweepFactors(rows, ["c"]);
   const others = sweep.shown;

@@ -1,4 +1,4 @@
-import { generatorEntry } from "../generators/generator-registry.js";
+import { plotFamilyOf } from "../generators/generator-registry.js";
 import { counted, plotSpec, pointsNotDrawn, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
 
@@ -9,7 +9,7 @@ import { channelEncoding, describeImplied, describeLayout, factorFields, faceted
  * never pools points the sweep tells apart (unless there are too many: then the caption says so).
  */
 export function tightnessPlot(input: PlotInput, against: "margin" | "d"): Plot | null {
-  const planted = input.summary.filter((row) => generatorEntry(row.generator).plotFamily === "planted");
+  const planted = input.summary.filter((row) => plotFamilyOf(row.generator) === "planted");
   const rows = planted.filter((row) => row.bestRatio.median !== null);
   if (new Set(rows.map((row) => row[against])).size < 2) return null;
   const sweep = sweepFactors(rows, [against]);

@@ -65,6 +65,10 @@ export async function mergeShards(
     if (files(manifest) !== files(first)) {
       throw new InputError(`${dir} read other data files than ${shardDirs[0]} (a data file changed between the shards' runs): rerun the shards on the same files`);
     }
+    const plugins = (m: typeof manifest) => JSON.stringify(Object.entries(m.resolved.plugins ?? {}).map(([name, info]) => [name, info.sha256]));
+    if (plugins(manifest) !== plugins(first)) {
+      throw new InputError(`${dir} loaded other plug-in files than ${shardDirs[0]} (a plug-in changed between the shards' runs): rerun the shards with the same plug-ins`);
+    }
     if (recordedDataVersion(manifest) !== recordedDataVersion(first)) {
       throw new InputError(
         `${dir} holds data version ${recordedDataVersion(manifest)}, ${shardDirs[0]} data version ${recordedDataVersion(first)}: the shards drew different data; rerun them with one data version`,
@@ -95,6 +99,7 @@ export async function mergeShards(
   const experiment = parseExperiment(withRecordedDefaults(first), first.experiment.name, `${join(shardDirs[0]!, OUTPUT_FILES.manifest)} (experiment)`, {
     recorded: first.resolved.dataFiles ?? {},
     recordedOnly: true,
+    ...(first.resolved.plugins === undefined ? {} : { recordedPlugins: first.resolved.plugins }),
   });
   const plan = planSweep(experiment);
   // (A folder whose last merge was killed in its final move is finished under the lock first.)

@@ -1,4 +1,4 @@
-import { generatorEntry } from "../generators/generator-registry.js";
+import { findGenerator } from "../generators/generator-registry.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { statistics } from "../aggregate/statistics.js";
@@ -100,6 +100,6 @@ export function runStreamOf(folder: string, manifest: Manifest | null, options: 
 
 function withPointDefaults(row: RunRow): RunRow {
   // Folders before 0.5 have no noise or overlap: 0 for the generators that have them, null for the others.
-  const absent = generatorEntry(row.generator).keys.includes("noise") ? 0 : null;
+  const absent = (findGenerator(row.generator)?.keys.includes("noise") ?? true) ? 0 : null;
   return { ...row, noise: row.noise ?? absent, overlap: row.overlap ?? absent };
 }

@@ -14,7 +14,7 @@ import { recordedDataVersion, type Manifest } from "./manifest.js";
 export function recordedExperiment(folder: string, manifest: Manifest): LoadedExperiment {
   const { source, hash, name, path, overrides } = manifest.experiment;
   const dataSets = new Map<string, DataSet>();
-  const experiment = parseExperiment(withRecordedDefaults(manifest), name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`, { recorded: manifest.resolved.dataFiles ?? {}, dataSets });
+  const experiment = parseExperiment(withRecordedDefaults(manifest), name, `${join(folder, OUTPUT_FILES.manifest)} (experiment)`, { recorded: manifest.resolved.dataFiles ?? {}, dataSets, ...(manifest.resolved.plugins === undefined ? {} : { recordedPlugins: manifest.resolved.plugins }) });
   checkDataFilesUnchanged(manifest.resolved.dataFiles, experiment.dataFiles, folder);
   return { path, experiment, source, hash, ...(overrides ? { overrides } : {}), ...(dataSets.size === 0 ? {} : { dataSets }) };
 }

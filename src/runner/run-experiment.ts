@@ -8,6 +8,7 @@ import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
+import { checkPluginsUnchanged } from "../plugins/load-plugins.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
 import type { DataSets } from "../generators/generate-data.js";
@@ -152,6 +153,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const pool = new RunPool({
       threads,
       ...(dataSets.size === 0 ? {} : { dataSets }),
+      ...(loaded.experiment.plugins === undefined ? {} : { plugins: Object.values(loaded.experiment.plugins) }),
       shortBatches: allShort(plan, (point) => costOf(point) <= batchOptions.targetCost),
       ...(options.runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds: options.runTimeoutSeconds }),
       ...(options.workerMemoryMb === undefined ? {} : { workerMemoryMb: options.workerMemoryMb }),
@@ -392,6 +394,7 @@ function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderSt
   // A changed data file or data version would make the recorded runs wrong however the experiment matches (even with --force).
   if (manifest !== null) {
     checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
+    checkPluginsUnchanged(manifest.resolved.plugins, loaded.experiment.plugins, outDir);
     const recorded = recordedDataVersion(manifest);
     const now = loaded.experiment.dataVersion;
     if (recorded !== now) {

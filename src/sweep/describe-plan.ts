@@ -36,7 +36,10 @@ export interface PlanDescription {
     readonly declared: string;
     readonly optimal: boolean;
     readonly names: readonly { readonly key: BoundKey; readonly mode: BoundMode; readonly cost: string }[];
-    /** Runs (of the shard) drawn from a law made non-separable (noise or overlap above 0), and runs on csv data (decided when run). */
+    /**
+     * Runs (of the shard) drawn from a law made non-separable (noise or overlap above 0), and runs on data no law
+     * is known to separate: data files (csv) and plug-in generators (decided when run).
+     */
     readonly beyondSeparableRuns: number;
     readonly csvRuns: number;
   };

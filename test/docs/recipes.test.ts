@@ -6,12 +6,13 @@ import { describe, expect, it } from "vitest";
 import { Job } from "kubernetes-models/batch/v1";
 import { PersistentVolumeClaim } from "kubernetes-models/v1";
 import { parseAllDocuments } from "yaml";
+import { experimentSchema } from "../../src/experiment/experiment-schema.js";
 import { temporaryFolder } from "../helpers.js";
 
 /**
- * Every YAML and shell block of the recipes in docs/ is what it claims to be: YAML that parses, GitHub
- * workflows that GitHub's schema accepts (@action-validator/core), Kubernetes objects that their kind's
- * schema accepts (kubernetes-models), shell that bash parses. A recipe that is wrong fails here, not in a user's CI.
+ * Every YAML and shell block of the recipes in docs/ is what it claims to be: YAML that parses, experiments
+ * that the experiment schema accepts, GitHub workflows that GitHub's schema accepts (@action-validator/core),
+ * Kubernetes objects that their kind's schema accepts (kubernetes-models), shell that bash parses. A recipe that is wrong fails here, not in a user's CI.
  */
 
 /** The kinds the recipes use, with their schemas (kubernetes-models: Kubernetes' OpenAPI schemas, through ajv). */
@@ -59,7 +60,11 @@ describe("the recipes in docs/", () => {
     for (const document of Array.isArray(documents) ? documents : [documents]) {
       expect(document.errors.map((error) => error.message)).toEqual([]);
       const value = document.toJS() as Record<string, unknown>;
-      if ("jobs" in value) {
+      if ("grid" in value) {
+        // An experiment (plugins.md): the schema's rules; its plug-in is run by the package test.
+        const parsed = experimentSchema.safeParse(value);
+        expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+      } else if ("jobs" in value) {
         expect(validateWorkflow(block.body).errors).toEqual([]);
         for (const { name, script } of runScripts(value as never)) expect([name, bashSyntax(script)]).toEqual([name, null]);
       } else {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../helpers.js";
@@ -31,6 +31,23 @@ const sameAsync = JSON.stringify(parseDataCsvSync("x1,x2,label\\n1,2,1\\n-1,-2,-
 let again = "no error";
 try { await runExperiment(loaded, { outDir: "results/mine", threads: 1 }); } catch (error) { again = refused(error); }
 console.log(JSON.stringify({ outcome: report.outcome, runs: report.counts.runs, progress, points: folder.summary.length, status: folder.manifest.status, updates: updates > 0, fit: fit.converged, badInit, sameAsync, again }));
+`;
+
+/** A plug-in generator in TypeScript, typed by the light entry a plug-in imports (docs/plugins.md). */
+const PLUGIN_TYPES = `
+import { defineGenerator, type PluginParameters, type PluginDraws } from "perceptron-lab/plugin";
+import type { GeneratorPlugin } from "perceptron-lab";
+export const line: GeneratorPlugin = defineGenerator({
+  name: "line",
+  description: "points on a line",
+  keys: ["margin"],
+  generate({ n, d, margin }: PluginParameters, draws: PluginDraws) {
+    const x = Array.from({ length: n }, (_, i) => Array.from({ length: d }, () => (i % 2 === 0 ? 1 : -1) * (margin ?? 1) + 0.1 * draws.normal()));
+    return { x, y: x.map((_, i) => (i % 2 === 0 ? 1 : -1)) };
+  },
+});
+// @ts-expect-error: a key no generator may take
+defineGenerator({ name: "bad", description: "x", keys: ["overlap"], generate: () => ({ x: [], y: [] }) });
 `;
 
 /** What the published declarations keep out: the tests' planted faults are no option of the library. */
@@ -72,9 +89,10 @@ describe("the packed package", () => {
     // The same code, typed where JavaScript cannot say it.
     writeFileSync(join(project, "use.ts"), USE.replaceAll("/*: unknown*/", ": unknown"));
     writeFileSync(join(project, "types.ts"), TYPES);
+    writeFileSync(join(project, "plugin.ts"), PLUGIN_TYPES);
     writeFileSync(
       join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["use.ts", "types.ts"] }),
+      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["use.ts", "types.ts", "plugin.ts"] }),
     );
     const checked = run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], project);
     expect(checked.stdout + checked.stderr).toBe("");
@@ -94,5 +112,22 @@ describe("the packed package", () => {
     const yaml = run(cli, ["run", "experiments/quick.yaml", "--dry-run"], project);
     expect(yaml.status, yaml.stderr).toBe(0);
     expect(yaml.stdout).toMatch(/^quick-yaml \(\S+experiments\/quick\.yaml\): 48 grid points × 5 repeats = 240 runs$/m);
+
+    // docs/plugins.md's example, as it says: copied from the package beside the project, run at 1 and 2 threads.
+    for (const file of ["gaussian-mixture.mjs", "gaussian-mixture.yaml"]) copyFileSync(join(project, "node_modules/perceptron-lab/docs/examples", file), join(project, file));
+    const tables = (out: string) => ["runs.jsonl", "runs.csv", "summary.json", "summary.csv"].map((file) => readFileSync(join(project, out, file), "utf8"));
+    for (const threads of ["1", "2"]) {
+      const mixture = run(cli, ["run", "gaussian-mixture.yaml", "--quiet", "--no-report", "--threads", threads, "--out", `mixture-${threads}`], project);
+      expect(mixture.status, mixture.stderr).toBe(0);
+      expect(mixture.stdout).toMatch(/^11\s+gaussian-mixture\s+200\s+20\s+2\s+-\s+0\.05\s/m);
+    }
+    expect(tables("mixture-2")).toEqual(tables("mixture-1"));
+    const manifest = JSON.parse(readFileSync(join(project, "mixture-1", "manifest.json"), "utf8"));
+    expect(manifest.resolved.plugins["./gaussian-mixture.mjs"]).toMatchObject({ path: join(project, "gaussian-mixture.mjs"), generators: [{ name: "gaussian-mixture", keys: ["margin", "radius"] }] });
+    const rows = tables("mixture-1")[0]!.trim().split("\n").map((line) => JSON.parse(line));
+    expect(new Set(rows.map((row) => row.generator))).toEqual(new Set(["gaussian-mixture"]));
+    // Separable samples (u separates them): the planted bounds along u hold; noisy ones: Freund–Schapire's.
+    expect(rows.some((row) => row.plantedNovikoffBound !== null && row.converged && row.updates <= row.plantedNovikoffBound)).toBe(true);
+    expect(rows.filter((row) => row.noise > 0).every((row) => row.tightestFreundSchapireBound !== null || row.plantedFreundSchapireBound !== null)).toBe(true);
   });
 });

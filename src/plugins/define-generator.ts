@@ -1,0 +1,91 @@
+/**
+ * What a plug-in generator module uses (docs/plugins.md), as the package's `perceptron-lab/plugin` entry:
+ * types and defineGenerator only, importing nothing, so that a worker thread that loads a plug-in loads
+ * this module and not the library.
+ */
+
+/** The grid keys a plug-in generator may take beside n and d (noise it always takes: a transform of any data). */
+export const PLUGIN_KEYS = ["margin", "radius", "offset", "c"] as const;
+export type PluginKey = (typeof PLUGIN_KEYS)[number];
+
+/** What a plug-in generator is given of its grid point: n, d and the keys it declared (the others absent). */
+export type PluginParameters = { readonly n: number; readonly d: number } & { readonly [K in PluginKey]?: number };
+
+/**
+ * The random draws a plug-in generator may use: the run's `data` stream, as the built-in generators draw it
+ * (docs/plugins.md). A generator that draws from anything else (Math.random, the clock) breaks the tables'
+ * determinism.
+ */
+export interface PluginDraws {
+  /** A uniform on [0, 1). */
+  uniform(): number;
+  /** A standard normal. */
+  normal(): number;
+}
+
+/** A plug-in generator's data set: n points of d coordinates, their labels, and its planted separator if it has one. */
+export interface PluginData {
+  /** The points, row by row: n·d numbers (a Float64Array or an array), or n arrays of d numbers. */
+  readonly x: ArrayLike<number> | readonly ArrayLike<number>[];
+  /** The labels, −1 or +1. */
+  readonly y: ArrayLike<number>;
+  /** A hyperplane w·x + b = 0 that separates the points (y_i (w·x_i + b) > 0 for every i), if the generator knows one. */
+  readonly planted?: { readonly w: ArrayLike<number>; readonly b?: number } | null;
+}
+
+/** A generator a library user adds (docs/plugins.md): made by defineGenerator, loaded from its module's file. */
+export interface GeneratorPlugin {
+  readonly kind: "generator";
+  /** Its name in a grid's `generator` (lower-case letters, digits and '-'; not a built-in generator's). */
+  readonly name: string;
+  /** One line: what its data are and what its keys mean. */
+  readonly description: string;
+  /** The grid keys it takes beside n and d (of margin, radius, offset, c); none by default. */
+  readonly keys?: readonly PluginKey[];
+  /** The keys of `keys` a grid must give (no default serves them); radius and offset default to 1 and 0. */
+  readonly required?: readonly PluginKey[];
+  /** Whether its data depend on the run's seed (default true); a fixed data set says false. */
+  readonly seeded?: boolean;
+  /** Whether the learner has a bias where the grid does not say (default true). */
+  readonly bias?: boolean;
+  /** A rule a grid point breaks (the point is skipped and counted, as for the built-in families), or null. */
+  exclude?(parameters: PluginParameters): string | null;
+  /** The data set of a grid point, drawn from `draws` only. */
+  generate(parameters: PluginParameters, draws: PluginDraws): PluginData;
+}
+
+/** What a result folder's manifest records of a plug-in generator: what merge, report and check need without its code. */
+export interface GeneratorFacts {
+  readonly name: string;
+  readonly description: string;
+  readonly keys: readonly PluginKey[];
+  readonly required: readonly PluginKey[];
+  readonly seeded: boolean;
+  readonly bias: boolean;
+}
+
+/** A plug-in generator's name: as the built-in ones are written (the registry refuses theirs). */
+export const PLUGIN_GENERATOR_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+
+/**
+ * A plug-in generator, checked: its module's default export (or one of a list) for `plugins` in an
+ * experiment (docs/plugins.md). Throws a TypeError naming what is wrong.
+ */
+export function defineGenerator(definition: Omit<GeneratorPlugin, "kind">): GeneratorPlugin {
+  const fail = (what: string): never => {
+    throw new TypeError(`defineGenerator${typeof definition?.name === "string" ? ` (${definition.name})` : ""}: ${what}`);
+  };
+  if (definition === null || typeof definition !== "object") fail("takes an object");
+  if (typeof definition.name !== "string" || !PLUGIN_GENERATOR_NAME.test(definition.name)) fail("name must be lower-case letters, digits and '-' (at most 40), starting with a letter");
+  if (typeof definition.description !== "string" || definition.description.trim() === "") fail("description must be a line of text");
+  if (typeof definition.generate !== "function") fail("generate must be a function (parameters, draws) => { x, y, planted? }");
+  if (definition.exclude !== undefined && typeof definition.exclude !== "function") fail("exclude must be a function (parameters) => string | null");
+  const keys = definition.keys ?? [];
+  if (!Array.isArray(keys) || keys.some((key) => !(PLUGIN_KEYS as readonly string[]).includes(key))) fail(`keys must be a list of ${PLUGIN_KEYS.join(", ")}`);
+  if (new Set(keys).size !== keys.length) fail("keys lists a key twice");
+  const required = definition.required ?? [];
+  if (!Array.isArray(required) || required.some((key) => !keys.includes(key))) fail("required must be a list of keys it takes (keys)");
+  for (const flag of ["seeded", "bias"] as const) if (definition[flag] !== undefined && typeof definition[flag] !== "boolean") fail(`${flag} must be true or false`);
+  return Object.freeze({ ...definition, kind: "generator" as const, keys: Object.freeze([...keys]), required: Object.freeze([...required]) });
+}
+

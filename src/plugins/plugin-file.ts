@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { registerGenerator } from "../generators/generator-registry.js";
+import { defineGenerator, type GeneratorFacts, type GeneratorPlugin } from "./define-generator.js";
+import { generatorFacts, pluginGeneratorEntry } from "./plugin-generator-entry.js";
+
+/** A plug-in file of an experiment, as read when the experiment was loaded: what the manifest records. */
+export interface PluginInfo {
+  /** The absolute path it was loaded from. */
+  readonly path: string;
+  /** SHA-256 of its bytes: resume and rerun refuse a file that changed (the tables are its data's). */
+  readonly sha256: string;
+  /** What it defines, as merge, report and check need it without its code. */
+  readonly generators: readonly GeneratorFacts[];
+}
+
+/** Why a plug-in file cannot be used: the message names the file (as `shown`) and what is wrong. */
+export class PluginError extends Error {
+  override readonly name = "PluginError";
+}
+
+/**
+ * Loads the plug-ins a worker thread's sweep uses, from where the experiment loaded them; a file that
+ * changed since (its SHA-256) is refused: the thread would draw other data than the manifest says.
+ */
+export function loadRecordedPlugins(infos: readonly PluginInfo[]): void {
+  for (const recorded of infos) {
+    loadPluginFile(recorded.path, recorded.path, { sha256: recorded.sha256, changed: (now) => `plug-in ${recorded.path} changed while the sweep ran (sha256 ${recorded.sha256.slice(0, 12)}…, now ${now.slice(0, 12)}…)` });
+  }
+}
+
+/** The SHA-256 a plug-in file must still have (a manifest's), and the message if it has not. */
+export interface ExpectedPlugin {
+  readonly sha256: string;
+  readonly changed: (now: string) => string;
+}
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * One plug-in file (`shown`: its path as messages give it): read and hashed (and refused if it is not
+ * the `expected` one), its module loaded, every definition it exports checked and registered (generator-registry.ts).
+ */
+export function loadPluginFile(path: string, shown: string, expected?: ExpectedPlugin): PluginInfo {
+  let bytes: Buffer;
+  try {
+    if (!statSync(path).isFile()) throw new PluginError(`${shown} is not a plug-in file (a JavaScript module)`);
+    bytes = readFileSync(path);
+  } catch (error) {
+    if (error instanceof PluginError) throw error;
+    throw new PluginError(`${shown}: cannot read the plug-in (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  // Before its code runs or registers: a changed file is refused as such.
+  if (expected !== undefined && expected.sha256 !== sha256) throw new PluginError(expected.changed(sha256));
+  let exported: unknown;
+  try {
+    // require() loads CommonJS and, on Node ≥ 20.19, an ES module without top-level await: synchronously, as
+    // an experiment is loaded. A process loads a file once (a later change is seen by the SHA-256 only).
+    exported = requireModule(path);
+  } catch (error) {
+    throw new PluginError(`${shown}: cannot load the plug-in (${String((error as Error)?.message ?? error).split("\n")[0]})`);
+  }
+  const definitions = definitionsOf(exported);
+  if (definitions.length === 0) throw new PluginError(`${shown} exports no generator: its default export must be defineGenerator({ … }) or a list of them (docs/plugins.md)`);
+  const generators: GeneratorFacts[] = [];
+  for (const definition of definitions) {
+    let plugin: GeneratorPlugin;
+    try {
+      plugin = defineGenerator(definition as GeneratorPlugin);
+      const facts = generatorFacts(plugin);
+      registerGenerator(pluginGeneratorEntry(facts, plugin), sha256, true);
+      generators.push(facts);
+    } catch (error) {
+      throw new PluginError(`${shown}: ${(error as Error).message}`);
+    }
+  }
+  return { path, sha256, generators };
+}
+
+/** Registers what a folder's manifest recorded of a plug-in file, without its code (merge plans a sweep, report names its points). */
+export function registerRecordedPlugin(info: PluginInfo): void {
+  for (const facts of info.generators) registerGenerator(pluginGeneratorEntry(facts, null), info.sha256, false);
+}
+
+/** A module's definitions: its default export (CommonJS: module.exports, or its `default`), one or a list. */
+function definitionsOf(exported: unknown): unknown[] {
+  const namespace = Object.prototype.toString.call(exported) === "[object Module]";
+  const value = namespace || (exported !== null && typeof exported === "object" && "default" in exported) ? (exported as { default?: unknown }).default : exported;
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
