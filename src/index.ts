@@ -23,8 +23,22 @@ export { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "./random/d
 export type { Shard } from "./sweep/shard.js";
 export { InputError } from "./experiment/input-error.js";
 
-// Plug-ins: a generator of your own, in a module that an experiment's `plugins` names (docs/plugins.md).
-export { defineGenerator, PLUGIN_KEYS, type GeneratorPlugin, type GeneratorFacts, type PluginParameters, type PluginDraws, type PluginData, type PluginKey } from "./plugins/define-generator.js";
+// Plug-ins: generators and bounds of your own, in modules that an experiment's `plugins` names (docs/plugins.md).
+export {
+  defineGenerator,
+  defineBound,
+  PLUGIN_KEYS,
+  type GeneratorPlugin,
+  type GeneratorFacts,
+  type PluginParameters,
+  type PluginDraws,
+  type PluginData,
+  type PluginKey,
+  type BoundPlugin,
+  type BoundFacts,
+  type BoundContext,
+  type Interval,
+} from "./plugins/plugin-api.js";
 export type { PluginInfo } from "./plugins/plugin-file.js";
 
 // Sweeps: run (with progress, an AbortSignal, resume, shards), merge shards, rerun, compare, report.

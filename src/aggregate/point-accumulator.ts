@@ -14,6 +14,7 @@ import {
   SUMMARY_COLUMNS,
   type PointHead,
 } from "./run-digest.js";
+import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
 import { medianOf, statistics } from "./statistics.js";
 import type { Median, Statistics, SummaryRow } from "./summary-types.js";
 import { ValueColumn } from "./value-column.js";
@@ -37,14 +38,20 @@ export class PointAccumulator {
   #violations = 0;
   #notOptimal = 0;
   readonly #columns: ValueColumn[];
+  /** The plug-in bounds' columns (table-layout.ts), as the digest holds them after SUMMARY_COLUMNS: bounds, then ratios. */
+  readonly #extra: ValueColumn[];
+  readonly #width: number;
 
   constructor(
     readonly head: PointHead,
     /** Where columns spill past `spillAfter` values (see SpillFolder). */
     spillFile: () => { fd: number; path: string },
     spillAfter = SPILL_AFTER,
+    readonly layout: TableLayout = BUILT_IN,
   ) {
     this.#columns = SUMMARY_COLUMNS.map(() => new ValueColumn(spillFile, spillAfter));
+    this.#extra = [...layout.extraBoundColumns, ...layout.extraRatioColumns].map(() => new ValueColumn(spillFile, spillAfter));
+    this.#width = DIGEST_WIDTH + this.#extra.length;
   }
 
   /** Adds the run whose digest starts at `at` in `values` (see RunDigest). */
@@ -58,9 +65,13 @@ export class PointAccumulator {
     this.#ok++;
     // NaN stands for "not applicable" (null) and is dropped when the statistics are taken.
     for (let c = EVERY_RUN_FROM; c < this.#columns.length; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
+    // A plug-in bound's medians are over every ok run, its ratios over the converged ones, as the built-in ones.
+    const bounds = this.layout.extraBoundColumns.length;
+    for (let c = 0; c < bounds; c++) this.#extra[c]!.push(values[at + DIGEST_WIDTH + c]!);
     if ((flags & FLAG_CONVERGED) === 0) return;
     this.#converged++;
     for (let c = 0; c < EVERY_RUN_FROM; c++) this.#columns[c]!.push(values[at + DIGEST_COLUMNS + c]!);
+    for (let c = bounds; c < this.#extra.length; c++) this.#extra[c]!.push(values[at + DIGEST_WIDTH + c]!);
   }
 
   /**
@@ -69,22 +80,24 @@ export class PointAccumulator {
    * ValueColumn.pushStrided): ~0.3 µs a run of the coordinator against ~0.6 for a call a value.
    */
   addRuns(values: Float64Array, at: number, count: number): void {
-    const end = at + count * DIGEST_WIDTH;
-    for (let run = at; run < end; run += DIGEST_WIDTH) {
+    const width = this.#width;
+    const end = at + count * width;
+    for (let run = at; run < end; run += width) {
       const flags = values[run + DIGEST_FLAGS]!;
       if ((flags & FLAG_OK) === 0 || (flags & FLAG_CONVERGED) === 0) {
-        for (let one = at; one < end; one += DIGEST_WIDTH) this.add(values, one);
+        for (let one = at; one < end; one += width) this.add(values, one);
         return;
       }
     }
-    for (let run = at; run < end; run += DIGEST_WIDTH) {
+    for (let run = at; run < end; run += width) {
       this.#violations += values[run + DIGEST_VIOLATIONS]!;
       if ((values[run + DIGEST_FLAGS]! & FLAG_NOT_OPTIMAL) !== 0) this.#notOptimal++;
     }
     this.#runs += count;
     this.#ok += count;
     this.#converged += count;
-    for (let c = 0; c < this.#columns.length; c++) this.#columns[c]!.pushStrided(values, at + DIGEST_COLUMNS + c, DIGEST_WIDTH, count);
+    for (let c = 0; c < this.#columns.length; c++) this.#columns[c]!.pushStrided(values, at + DIGEST_COLUMNS + c, width, count);
+    for (let c = 0; c < this.#extra.length; c++) this.#extra[c]!.pushStrided(values, at + DIGEST_WIDTH + c, width, count);
   }
 
   /** The point's summary row; the accumulator is spent afterwards (its memory and files released). */
@@ -93,8 +106,8 @@ export class PointAccumulator {
     // One buffer for every column in turn: a point of 10^6 runs would otherwise leave ~24 MB of arrays a
     // column (its values, those present, a sorted copy) to the garbage collector, 26 times over.
     const scratch = new Float64Array(this.#ok);
-    const take = (name: (typeof SUMMARY_COLUMNS)[number]): Float64Array => {
-      const column = this.#columns[SUMMARY_COLUMNS.indexOf(name)]!;
+    const take = (name: (typeof SUMMARY_COLUMNS)[number]): Float64Array => present(this.#columns[SUMMARY_COLUMNS.indexOf(name)]!);
+    const present = (column: ValueColumn): Float64Array => {
       const values = column.values(scratch);
       column.dispose();
       // Indexed, not for…of: this loop runs once a column, too few times for V8 to optimise an iterator away.
@@ -131,6 +144,10 @@ export class PointAccumulator {
     entries.push(["tightestHuRatio", stats.tightestHuRatio!], ["tightestOptimisedRatio", stats.tightestOptimisedRatio!]);
     entries.push(["bestRatio", stats.bestRatio!]);
     for (const name of EVERY_RUN_COLUMNS) entries.push([name, stats[name]!]);
+    // The plug-in bounds' columns last (docs/plugins.md): medians of the bounds, statistics of the ratios.
+    const { extraBoundColumns, extraRatioColumns } = this.layout;
+    extraBoundColumns.forEach((name, c) => entries.push([name, medianOf(present(this.#extra[c]!))]));
+    extraRatioColumns.forEach((name, c) => entries.push([name, statistics(present(this.#extra[extraBoundColumns.length + c]!))]));
     return Object.fromEntries(entries) as unknown as SummaryRow;
   }
 }

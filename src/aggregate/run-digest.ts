@@ -1,4 +1,5 @@
 import { decodeRow, encodeRows, ROW_WIDTH, type BinaryRows } from "../export/binary-rows.js";
+import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
 import { A_POSTERIORI_COLUMNS, columnIndex } from "../export/run-columns.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
@@ -33,8 +34,16 @@ export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS, ...EVER
 /** Where the columns over every ok run (MEDIAN_COLUMNS, then EVERY_RUN_COLUMNS) start in SUMMARY_COLUMNS. */
 export const EVERY_RUN_FROM = STATISTIC_COLUMNS.length;
 
-/** Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null). */
+/**
+ * Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null), then the
+ * layout's plug-in bound columns (table-layout.ts), in its order: DIGEST_WIDTH numbers without them.
+ */
 export const DIGEST_WIDTH = 3 + SUMMARY_COLUMNS.length;
+
+/** The numbers of one run's digest in a sweep of `layout`. */
+export function digestWidth(layout: TableLayout): number {
+  return DIGEST_WIDTH + layout.width - ROW_WIDTH;
+}
 export const DIGEST_POINT = 0;
 export const DIGEST_FLAGS = 1;
 export const DIGEST_VIOLATIONS = 2;
@@ -55,6 +64,7 @@ export type PointHead = Pick<RunRow, "grid" | "point" | (typeof POINT_KEYS)[numb
  */
 export interface RunDigest {
   readonly count: number;
+  /** count × digestWidth(layout) numbers. */
   readonly values: Float64Array;
   /** The heads of the grid points the rows belong to, in order. */
   readonly heads: PointHead[];
@@ -63,8 +73,8 @@ export interface RunDigest {
 }
 
 /** The digest of rows: digestBinary of their numbers (one reduction, whoever holds the rows). */
-export function digestRows(rows: readonly RunRow[]): RunDigest {
-  return digestBinary(encodeRows(rows));
+export function digestRows(rows: readonly RunRow[], layout: TableLayout = BUILT_IN): RunDigest {
+  return digestBinary(encodeRows(rows, { layout }), layout);
 }
 
 /** Where each digest column's value lies in a binary row (mistakes: the updates column). */
@@ -81,17 +91,19 @@ const AT = {
  * The digest of binary rows (binary-rows.ts): where the pool's rows arrive as numbers, an exporter takes
  * it from them (exporter.ts) and the worker computes nothing for the coordinator but the rows.
  */
-export function digestBinary(rows: BinaryRows): RunDigest {
+export function digestBinary(rows: BinaryRows, layout: TableLayout = BUILT_IN): RunDigest {
   const { count, values: row, texts } = rows;
-  const values = new Float64Array(count * DIGEST_WIDTH);
+  const width = digestWidth(layout);
+  const rowWidth = layout.width;
+  const values = new Float64Array(count * width);
   const heads: PointHead[] = [];
   const notable: RunRow[] = [];
   const ok = texts.indexOf("ok");
   // The texts index of the statuses that certify nothing wrong with the max-margin solve (or did not ask for one).
   const fine = new Set([texts.indexOf("optimal"), texts.indexOf("off")]);
-  for (let k = 0, at = 0, from = 0; k < count; k++, at += DIGEST_WIDTH, from += ROW_WIDTH) {
+  for (let k = 0, at = 0, from = 0; k < count; k++, at += width, from += rowWidth) {
     const point = row[from + AT.point]!;
-    if (heads.length === 0 || heads[heads.length - 1]!.point !== point) heads.push(pick(decodeRow(rows, k), ["grid", "point", ...POINT_KEYS]));
+    if (heads.length === 0 || heads[heads.length - 1]!.point !== point) heads.push(pick(decodeRow(rows, k, layout), ["grid", "point", ...POINT_KEYS]));
     const status = row[from + AT.status]!;
     const optimalStatus = row[from + AT.optimalStatus]!;
     const notOptimal = optimalStatus === optimalStatus && !fine.has(optimalStatus);
@@ -100,7 +112,8 @@ export function digestBinary(rows: BinaryRows): RunDigest {
     values[at + DIGEST_FLAGS] = (status === ok ? FLAG_OK : 0) | (row[from + AT.converged] === 1 ? FLAG_CONVERGED : 0) | (notOptimal ? FLAG_NOT_OPTIMAL : 0);
     values[at + DIGEST_VIOLATIONS] = violations === violations ? violations : 0;
     for (let c = 0; c < SUMMARY_AT.length; c++) values[at + DIGEST_COLUMNS + c] = row[from + SUMMARY_AT[c]!]!;
-    if (status !== ok || violations > 0) notable.push(decodeRow(rows, k));
+    for (let c = ROW_WIDTH; c < rowWidth; c++) values[at + DIGEST_WIDTH + c - ROW_WIDTH] = row[from + c]!;
+    if (status !== ok || violations > 0) notable.push(decodeRow(rows, k, layout));
   }
   return { count, values, heads, notable };
 }

@@ -5,6 +5,7 @@ import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "./separator/separator
 import type { SeparatorContext } from "./separator/separator-bound.js";
 import { separatorMargin, withinScale } from "./separator-margin.js";
 import { BOUND_NAMES } from "./bound-columns.js";
+import { pluginBoundValues } from "./plugin-bounds.js";
 
 /** The bounds of docs/theory.md on the number of updates k, from one separator; null where a bound does not apply. */
 export type BoundSet = Readonly<Record<SeparatorBoundName, number | null>> & {
@@ -17,6 +18,8 @@ export interface SeparatorBounds {
   /** γ = min_i ŵ*·u_i / ‖ŵ*‖, the separator's margin in the learner's coordinates (≤ 0: not separating). */
   readonly margin: number;
   readonly bounds: BoundSet;
+  /** The plug-in bounds asked for (plugin-bounds.ts), in order; null where one does not apply. */
+  readonly extra: readonly (number | null)[];
 }
 
 const NO_BOUNDS = Object.fromEntries(BOUND_NAMES.map((name) => [name, null])) as unknown as BoundSet;
@@ -54,6 +57,7 @@ export function computeBoundsWithDots(
   initialWeights: Float64Array,
   separatorDots: ArrayLike<number> | undefined,
   wanted: WantedBounds = EVERY_BOUND,
+  extraBounds: readonly string[] = NO_EXTRA,
 ): SeparatorBounds {
   const { n, dim, u } = data;
   const m = maxRowSquare(u, n, dim);
@@ -61,7 +65,7 @@ export function computeBoundsWithDots(
   const scaled = withinScale(given);
   const separator = scaled === given ? given : (scaled as Float64Array);
   const { margin, a, s } = separatorMargin(data, separator, separator === given ? separatorDots : undefined);
-  if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS };
+  if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS, extra: extraBounds.map(() => null) };
   let initNorm2: ReturnType<SeparatorContext["initNorm2"]> | undefined;
   const context: SeparatorContext = {
     data,
@@ -84,5 +88,8 @@ export function computeBoundsWithDots(
     if (value !== null && (best === null || value < best)) best = value;
   }
   bounds.best = best;
-  return { margin, bounds: bounds as BoundSet };
+  // A plug-in's bounds are the user's: beside the tool's, never in `best` (docs/plugins.md).
+  return { margin, bounds: bounds as BoundSet, extra: extraBounds.length === 0 ? NO_EXTRA : pluginBoundValues(extraBounds, context) };
 }
+
+const NO_EXTRA: readonly never[] = [];

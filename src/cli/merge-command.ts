@@ -1,3 +1,5 @@
+import { recordedLayout } from "../export/table-layout.js";
+import { findManifest } from "../runner/manifest.js";
 import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";
 import { writeReport } from "../report/write-report.js";
@@ -27,7 +29,7 @@ export async function mergeHandler(argv: { out: string; shards?: string[]; shard
   const shards = [...(argv.shards ?? []), ...(argv.shardList === undefined ? [] : readShardList(argv.shardList))];
   if (shards.length === 0) throw new UsageError("merge needs the shard folders: as arguments, or one a line in a file given to --shard-list");
   const report = await mergeShards(argv.out, shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
-  process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
+  process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, recordedLayout(findManifest(argv.out)).extraBounds));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${shards.length} shards`, report)}\n`);
   if (argv.report) {
     const page = await writeReport(argv.out, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });

@@ -1,3 +1,4 @@
+import { pluginBoundNames } from "../export/table-layout.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
@@ -177,7 +178,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
     process.stderr.write(`Interrupted: ${report.counts.recorded} of ${report.counts.runs} runs written to ${report.outDir}/. Resume with:\n  ${resumeCommand}\n`);
     return EXIT.interrupted;
   }
-  if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points));
+  if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, pluginBoundNames(experiment.plugins)));
   info(closingLine(shard === undefined ? experiment.name : `${experiment.name} shard ${shard.index}/${shard.count}`, report));
   if (shard === undefined && argv.report) await reportStep(report.outDir, info);
   if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { A_POSTERIORI_KEYS, BOUND_KEYS } from "../bounds/bound-choice.js";
 import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
 import { readInit } from "../perceptron/initial-weights.js";
-import { PLUGIN_GENERATOR_NAME } from "../plugins/define-generator.js";
+import { PLUGIN_GENERATOR_NAME } from "../plugins/plugin-api.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 
 /**
@@ -118,7 +118,7 @@ export const experimentSchema = z
       .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals), 2 (xoshiro128**, ziggurat normals, ~5× faster) or 3 (version 2 with every stream seeded from the whole seed by SplitMix64); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
     plugins: oneOrMany(z.string({ error: "is not a string (a JavaScript module's path)" }).min(1, { error: "must not be empty" }))
       .optional()
-      .describe("Plug-in files (docs/plugins.md): JavaScript modules whose default export is defineGenerator({ … }) or a list of them, paths relative to the experiment file; their generators may then be named in a grid's generator."),
+      .describe("Plug-in files (docs/plugins.md): JavaScript modules whose default export is defineGenerator({ … }), defineBound({ … }) or a list of them, paths relative to the experiment file; their generators may then be named in a grid's generator, and their bounds get columns in every table."),
     grid: z
       .union([gridSchema, z.array(gridSchema).min(1, { error: "must not be an empty list" })])
       .describe("A grid, or a list of grids whose sweeps are concatenated."),

@@ -1,9 +1,11 @@
 import type { RunRow } from "../run/run-types.js";
 import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "./run-columns.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 
 /**
  * A batch's rows as numbers: what a worker sends instead of their text (docs/architecture.md, "No text on
- * the hot path"). `values` holds ROW_WIDTH numbers a row, in RUN_COLUMNS order: a number column its value,
+ * the hot path"). `values` holds a layout's width of numbers a row (table-layout.ts: ROW_WIDTH, RUN_COLUMNS,
+ * without plug-in bounds), in its columns' order: a number column its value,
  * a boolean column 1 or 0, a text column the index of its text in `texts` (each text of the batch once),
  * and any column NaN for null. A non-finite number is NaN too: the tables write it as they write null
  * (run-lines.ts), so the lines formatted from these rows are those of the rows themselves.
@@ -21,8 +23,9 @@ export const ROW_WIDTH = RUN_COLUMNS.length;
  * worker's ring copies it; see `owned`). Throws on a value its column's kind cannot hold (a bug: RunRow's
  * types are the kinds, and the compiler checks RUN_COLUMN_KINDS against them).
  */
-export function encodeRows(rows: readonly RunRow[], { owned = false }: { readonly owned?: boolean } = {}): BinaryRows {
-  const length = rows.length * ROW_WIDTH;
+export function encodeRows(rows: readonly RunRow[], { owned = false, layout = BUILT_IN }: { readonly owned?: boolean; readonly layout?: TableLayout } = {}): BinaryRows {
+  const width = layout.width;
+  const length = rows.length * width;
   if (SCRATCH.length < length) SCRATCH = new Float64Array(Math.max(length, 2 * SCRATCH.length));
   const values = owned ? new Float64Array(length) : SCRATCH.subarray(0, length);
   const texts: string[] = [];
@@ -35,7 +38,20 @@ export function encodeRows(rows: readonly RunRow[], { owned = false }: { readonl
     }
     return index;
   };
-  for (let r = 0; r < rows.length; r++) ENCODE_ROW(rows[r]!, values, r * ROW_WIDTH, text, wrongKind);
+  for (let r = 0; r < rows.length; r++) ENCODE_ROW(rows[r]!, values, r * width, text, wrongKind);
+  if (width > ROW_WIDTH) {
+    // A plug-in bound's columns (numbers), after the tool's own: read by name, the few sweeps that have them.
+    const extra = layout.columns.slice(ROW_WIDTH);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r] as unknown as Record<string, unknown>;
+      for (let k = 0; k < extra.length; k++) {
+        const value = row[extra[k]!];
+        if (typeof value === "number") values[r * width + ROW_WIDTH + k] = value;
+        else if (value === null || value === undefined) values[r * width + ROW_WIDTH + k] = NaN;
+        else throw new TypeError(`column ${extra[k]} cannot hold ${typeof value} ${JSON.stringify(value)}`);
+      }
+    }
+  }
   return { count: rows.length, values, texts };
 }
 
@@ -64,16 +80,16 @@ const ENCODE_ROW = new Function(
 ) as RowEncoder;
 
 /**
- * Row `index` of binary rows as a RunRow: what encodeRows was given, for a run's row (whose non-finite
- * numbers are already null: see non-finite.ts).
+ * Row `index` of binary rows as a RunRow: what encodeRows was given (with the same layout), for a run's row
+ * (whose non-finite numbers are already null: see non-finite.ts).
  */
-export function decodeRow({ values, texts }: Pick<BinaryRows, "values" | "texts">, index: number): RunRow {
+export function decodeRow({ values, texts }: Pick<BinaryRows, "values" | "texts">, index: number, layout: TableLayout = BUILT_IN): RunRow {
   const row: Record<string, unknown> = {};
-  const at = index * ROW_WIDTH;
-  for (let k = 0; k < ROW_WIDTH; k++) {
+  const at = index * layout.width;
+  for (let k = 0; k < layout.width; k++) {
     const value = values[at + k]!;
-    const kind = RUN_COLUMN_KINDS[k];
-    row[RUN_COLUMNS[k]!] = value !== value ? null : kind === COLUMN_KIND.number ? value : kind === COLUMN_KIND.boolean ? value === 1 : texts[value]!;
+    const kind = layout.kinds[k];
+    row[layout.columns[k]!] = value !== value ? null : kind === COLUMN_KIND.number ? value : kind === COLUMN_KIND.boolean ? value === 1 : texts[value]!;
   }
   return row as unknown as RunRow;
 }

@@ -4,6 +4,7 @@ import { writeFileAtomic } from "../files/atomic-file.js";
 import { LineFile } from "./line-file.js";
 import type { RunTables } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
 
@@ -26,21 +27,26 @@ export class ResultWriter {
   readonly #summaryCsv: LineFile | null;
   /** Summary rows written so far; null when this folder has no summaries. */
   #summaries: number | null;
+  readonly layout: TableLayout;
 
   /**
    * Creates (truncates) the tables in an existing folder. `summaries: false` writes no summary files (a
    * shard's grid points may be split with other shards). Write the manifest first (writeManifest): a kill
    * between the two then leaves a folder that a plain --resume continues. `runsCsv: false` writes no
    * runs.csv, `runsJsonl: false` no runs.jsonl (runs kept as runs.parquet only: a sweep needs its journal,
-   * a merge none).
+   * a merge none). `layout`: the run tables' columns (a sweep's plug-in bounds', table-layout.ts).
    */
-  constructor(readonly outDir: string, options: { readonly summaries?: boolean; readonly runsCsv?: boolean; readonly runsJsonl?: boolean } = {}) {
+  constructor(
+    readonly outDir: string,
+    options: { readonly summaries?: boolean; readonly runsCsv?: boolean; readonly runsJsonl?: boolean; readonly layout?: TableLayout } = {},
+  ) {
+    this.layout = options.layout ?? BUILT_IN;
     this.#runsJsonl = options.runsJsonl === false ? null : new LineFile(join(outDir, OUTPUT_FILES.runsJsonl));
     this.#runsCsv = options.runsCsv === false ? null : new LineFile(join(outDir, OUTPUT_FILES.runsCsv));
     this.#summaries = options.summaries === false ? null : 0;
     this.#summaryJson = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryJson));
     this.#summaryCsv = this.#summaries === null ? null : new LineFile(join(outDir, OUTPUT_FILES.summaryCsv));
-    this.#runsCsv?.write(runsCsvHeader());
+    this.#runsCsv?.write(runsCsvHeader(this.layout));
   }
 
   /** Rows in sweep order, a batch at a time (one write per table): both run tables' lines, formatted by runLines (text) or runLineBytes (UTF-8). */

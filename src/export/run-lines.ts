@@ -1,8 +1,9 @@
 import type { RunRow } from "../run/run-types.js";
 import { csvField } from "./csv-line.js";
-import { encodeRows, ROW_WIDTH, type BinaryRows } from "./binary-rows.js";
+import { encodeRows, type BinaryRows } from "./binary-rows.js";
 import { recordCheck, recordEnd } from "./record-check.js";
-import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "./run-columns.js";
+import { COLUMN_KIND } from "./run-columns.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 import { Utf8Lines } from "./utf8-lines.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order ("" for a table not asked for). */
@@ -19,18 +20,24 @@ export interface RunTables {
 
 export const BOTH_RUN_TABLES: RunTables = { jsonl: true, csv: true };
 
-/** Each key of a runs.jsonl line with what precedes it: `{"run":`, `,"grid":`, … */
-const JSON_KEYS = RUN_COLUMNS.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`);
+/** Each key of a layout's runs.jsonl line with what precedes it: `{"run":`, `,"grid":`, … (kept a layout). */
+function jsonKeys(layout: TableLayout): readonly string[] {
+  let keys = JSON_KEYS.get(layout);
+  if (keys === undefined) JSON_KEYS.set(layout, (keys = layout.columns.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`)));
+  return keys;
+}
+
+const JSON_KEYS = new WeakMap<TableLayout, readonly string[]>();
 
 /**
  * Formats a batch of rows for both run tables, as text: runLineBytes' lines, decoded (see there).
  *
- * A jsonl line is the row's keys in RUN_COLUMNS order, exactly `JSON.stringify(row, RUN_COLUMNS)`,
+ * A jsonl line is the row's keys in the layout's column order, exactly `JSON.stringify(row, columns)`,
  * ending with the record's check (see recordCheck): `…,"nonFinite":null,"check":"0123456789abcdef"}`; a
  * CSV line is what csvLines writes. test/export/exporters.test.ts checks both equalities on random rows.
  */
-export function runLines(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLines {
-  const { jsonl, csv } = runLineViews(rows, tables);
+export function runLines(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES, layout: TableLayout = BUILT_IN): RunLines {
+  const { jsonl, csv } = runLineViews(rows, tables, layout);
   return { jsonl: UTF8.decode(jsonl), csv: UTF8.decode(csv) };
 }
 
@@ -47,14 +54,14 @@ export interface RunLineBytes {
 }
 
 /** The bytes of a batch's lines (see binaryLineViews), as arrays of their own. */
-export function runLineBytes(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
-  const { jsonl, csv } = runLineViews(rows, tables);
+export function runLineBytes(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES, layout: TableLayout = BUILT_IN): RunLineBytes {
+  const { jsonl, csv } = runLineViews(rows, tables, layout);
   return { jsonl: jsonl.slice(), csv: csv.slice() };
 }
 
 /** runLineBytes' bytes as views of this thread's buffers, valid until its next call. */
-export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
-  return binaryLineViews(encodeRows(rows), tables);
+export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_RUN_TABLES, layout: TableLayout = BUILT_IN): RunLineBytes {
+  return binaryLineViews(encodeRows(rows, { layout }), tables, layout);
 }
 
 /**
@@ -68,13 +75,15 @@ export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_R
  * line is encoded as it is formatted and its record check taken over those bytes (a string's check is
  * that of its UTF-8), which spares joining a batch's lines into one string and encoding that.
  */
-export function binaryLineViews({ count, values, texts }: BinaryRows, tables: RunTables = BOTH_RUN_TABLES): RunLineBytes {
+export function binaryLineViews({ count, values, texts }: BinaryRows, tables: RunTables = BOTH_RUN_TABLES, layout: TableLayout = BUILT_IN): RunLineBytes {
   const jsonTexts = tables.jsonl ? texts.map((text) => JSON.stringify(text)) : [];
   const csvTexts = tables.csv ? texts.map(csvField) : [];
-  for (let r = 0, at = 0; r < count; r++, at += ROW_WIDTH) {
+  const { width, kinds } = layout;
+  const keys = jsonKeys(layout);
+  for (let r = 0, at = 0; r < count; r++, at += width) {
     let body = "";
     let line = "";
-    for (let k = 0; k < ROW_WIDTH; k++) {
+    for (let k = 0; k < width; k++) {
       const value = values[at + k]!;
       let json: string;
       let field: string;
@@ -82,7 +91,7 @@ export function binaryLineViews({ count, values, texts }: BinaryRows, tables: Ru
         json = "null";
         field = "";
       } else {
-        switch (RUN_COLUMN_KINDS[k]) {
+        switch (kinds[k]) {
           case COLUMN_KIND.number:
             json = field = String(value);
             break;
@@ -94,7 +103,7 @@ export function binaryLineViews({ count, values, texts }: BinaryRows, tables: Ru
             field = tables.csv ? csvTexts[value]! : "";
         }
       }
-      if (tables.jsonl) body += JSON_KEYS[k]! + json;
+      if (tables.jsonl) body += keys[k]! + json;
       if (tables.csv) line += k === 0 ? field : `,${field}`;
     }
     if (tables.jsonl) {

@@ -1,7 +1,7 @@
 import { csvLine } from "./csv-line.js";
-import { RUN_COLUMNS } from "./run-columns.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 
-/** The header line of runs.csv (its rows are written by runLines). */
-export function runsCsvHeader(): string {
-  return csvLine(RUN_COLUMNS);
+/** The header line of runs.csv (its rows are written by runLines): the layout's columns. */
+export function runsCsvHeader(layout: TableLayout = BUILT_IN): string {
+  return csvLine(layout.columns);
 }

@@ -8,6 +8,7 @@ import { readDataPageV2 } from "hyparquet/src/datapage.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import type { RunRow } from "../run/run-types.js";
 import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "./run-columns.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 
 /**
  * A decoded row group: the numbers of every numeric column in one array and whether each has a value (else
@@ -40,10 +41,12 @@ export class RunsParquetReader {
   readonly rows: number;
   readonly #groups: GroupPlace[] = [];
   readonly #decoders: readonly Decoder[];
-  /** Where each of the file's columns goes in RUN_COLUMNS. */
+  /** Where each of the file's columns goes in the layout's columns. */
   readonly #places: readonly number[];
+  readonly #rowAt: (group: DecodedGroup, k: number) => RunRow;
 
-  constructor(readonly path: string) {
+  /** `layout`: the columns the folder's manifest says its tables have (a sweep's plug-in bounds', table-layout.ts). */
+  constructor(readonly path: string, readonly layout: TableLayout = BUILT_IN) {
     const fd = openSync(path, "r");
     let metadata: ReturnType<typeof parquetMetadata>;
     try {
@@ -57,10 +60,11 @@ export class RunsParquetReader {
       closeSync(fd);
     }
     const names = metadata.schema.slice(1).map((element) => element.name);
-    if (names.join(",") !== RUN_COLUMNS.join(",") && names.join(",") !== COLUMNS_BEFORE_0_10.join(",")) {
-      throw new Error(`its columns are not those of runs.csv (${names.slice(0, 4).join(", ")}, …)`);
+    if (names.join(",") !== layout.columns.join(",") && !(layout === BUILT_IN && names.join(",") === COLUMNS_BEFORE_0_10.join(","))) {
+      throw new Error(`its columns are not those of runs.csv (${names.slice(0, 4).join(", ")}, …${names.length === layout.columns.length ? "" : `; ${names.length} columns, not ${layout.columns.length}`})`);
     }
-    this.#places = names.map((name) => RUN_COLUMNS.indexOf(name as (typeof RUN_COLUMNS)[number]));
+    this.#places = names.map((name) => layout.columns.indexOf(name));
+    this.#rowAt = rowMaker(layout);
     this.#decoders = decodersFor(metadata);
     for (const group of metadata.row_groups) {
       const chunks = group.columns.map((column) => {
@@ -80,7 +84,7 @@ export class RunsParquetReader {
   *[Symbol.iterator](): Iterator<RunRow> {
     for (let g = 0; g < this.#groups.length; g++) {
       const group = this.readGroup(g);
-      for (let k = 0; k < group.rows; k++) yield rowAt(group, k);
+      for (let k = 0; k < group.rows; k++) yield this.#rowAt(group, k);
     }
   }
 
@@ -88,7 +92,7 @@ export class RunsParquetReader {
     return this.#groups.length;
   }
 
-  /** Row group `g` decoded, in RUN_COLUMNS order (rowAt builds its rows). */
+  /** Row group `g` decoded, in the layout's column order (rowAt builds its rows). */
   readGroup(g: number): DecodedGroup {
     const place = this.#groups[g]!;
     const fd = openSync(this.path, "r");
@@ -101,7 +105,8 @@ export class RunsParquetReader {
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
     const { rows } = place;
     // A column the file does not have (written before it existed) stays null: numeric, never present.
-    const group: DecodedGroup = { rows, numbers: new Float64Array(rows * RUN_COLUMNS.length), present: new Uint8Array(rows * RUN_COLUMNS.length), others: RUN_COLUMNS.map(() => null) };
+    const width = this.layout.columns.length;
+    const group: DecodedGroup = { rows, numbers: new Float64Array(rows * width), present: new Uint8Array(rows * width), others: this.layout.columns.map(() => null) };
     this.#decoders.forEach((decoder, f) => decodeColumn(reader, decoder, group, this.#places[f]!));
     return group;
   }
@@ -157,14 +162,26 @@ function decodeColumn(reader: { view: DataView; offset: number }, decoder: Decod
 
 /**
  * Row `k` of a decoded row group, as runs.jsonl's record of it reads (runLines gives back its line byte for
- * byte): an object literal with RUN_COLUMNS' keys in order, compiled once, so that every row has one shape.
+ * byte): an object literal with the layout's keys in order, compiled once a layout, so that every row has one shape.
  */
-export const rowAt: (group: DecodedGroup, k: number) => RunRow = new Function(
-  "g",
-  "k",
-  `const r = g.rows, p = g.present, n = g.numbers, o = g.others;
-  return {${RUN_COLUMNS.map((column, c) => `${JSON.stringify(column)}: o[${c}] === null ? (p[${c} * r + k] === 1 ? n[${c} * r + k] : null) : o[${c}][k]`).join(", ")}};`,
-) as never;
+function rowMaker(layout: TableLayout): (group: DecodedGroup, k: number) => RunRow {
+  let make = ROW_MAKERS.get(layout);
+  if (make === undefined) {
+    make = new Function(
+      "g",
+      "k",
+      `const r = g.rows, p = g.present, n = g.numbers, o = g.others;
+  return {${layout.columns.map((column, c) => `${JSON.stringify(column)}: o[${c}] === null ? (p[${c} * r + k] === 1 ? n[${c} * r + k] : null) : o[${c}][k]`).join(", ")}};`,
+    ) as (group: DecodedGroup, k: number) => RunRow;
+    ROW_MAKERS.set(layout, make);
+  }
+  return make;
+}
+
+const ROW_MAKERS = new WeakMap<TableLayout, (group: DecodedGroup, k: number) => RunRow>();
+
+/** Row `k` of a decoded row group without plug-in bounds' columns (see rowMaker). */
+export const rowAt = rowMaker(BUILT_IN);
 
 /** Decoders by schema and codecs: every runs.parquet of a merge has the same, made once (not once a shard). */
 const DECODERS = new Map<string, readonly Decoder[]>();

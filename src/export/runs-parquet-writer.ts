@@ -1,7 +1,8 @@
 import { createHash, type Hash } from "node:crypto";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
-import { RUNS_PARQUET_SCHEMA, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
+import { runsParquetSchema, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 
 /** What a runs.parquet holds, as the manifest records it: readers check the file against it before trusting a row. */
 export interface RunsParquetDigest {
@@ -21,12 +22,14 @@ export class RunsParquetWriter {
   readonly #hash: Hash = createHash("sha256");
   readonly #rowGroup: number;
   readonly #indexed: boolean;
-  readonly #group = new RunsParquetColumns();
+  readonly #group: RunsParquetColumns;
   #rows = 0;
   #bytes = 0;
 
-  constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP) {
+  /** `layout`: the run tables' columns (a sweep's plug-in bounds', table-layout.ts). */
+  constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP, layout: TableLayout = BUILT_IN) {
     this.#rowGroup = rowGroup;
+    this.#group = new RunsParquetColumns(layout);
     const writer = new PartByteWriter((part) => {
       this.#hash.update(part);
       this.#bytes += part.length;
@@ -35,7 +38,7 @@ export class RunsParquetWriter {
     // A shard's small groups (see shardRowGroup) carry no statistics nor page index: at 256 rows a group
     // they would outweigh the data. A whole sweep's file has both, for readers that filter on them.
     this.#indexed = rowGroup === WHOLE_ROW_GROUP;
-    this.#parquet = new ParquetWriter({ writer, schema: [...RUNS_PARQUET_SCHEMA], codec: "SNAPPY", createdBy: "perceptron-lab", statistics: this.#indexed });
+    this.#parquet = new ParquetWriter({ writer, schema: [...runsParquetSchema(layout)], codec: "SNAPPY", createdBy: "perceptron-lab", statistics: this.#indexed });
   }
 
   add(rows: readonly RunRow[]): void {

@@ -1,7 +1,7 @@
 import type { SchemaElement } from "hyparquet";
 import type { ColumnSource } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
-import { RUN_COLUMNS } from "./run-columns.js";
+import { BUILT_IN, type TableLayout } from "./table-layout.js";
 
 /**
  * runs.parquet: the columns of runs.csv, typed. Whole numbers (indices, counts, the seed) are INT64,
@@ -17,16 +17,21 @@ const BOOLEAN_COLUMNS = new Set<string>(["bias", "converged", "separable"]);
 const STRING_COLUMNS = new Set<string>(["generator", "data", "init", "order", "status", "error", "optimalStatus", "nonFinite"]);
 const REQUIRED_COLUMNS = new Set<string>(["run", "grid", "point", "repeat", "seed"]);
 
-export const RUNS_PARQUET_SCHEMA: readonly SchemaElement[] = [
-  { name: "schema", num_children: RUN_COLUMNS.length },
-  ...RUN_COLUMNS.map((column): SchemaElement => {
-    const repetition_type = REQUIRED_COLUMNS.has(column) ? "REQUIRED" : "OPTIONAL";
-    if (INTEGER_COLUMNS.has(column)) return { name: column, type: "INT64", repetition_type };
-    if (BOOLEAN_COLUMNS.has(column)) return { name: column, type: "BOOLEAN", repetition_type };
-    if (STRING_COLUMNS.has(column)) return { name: column, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type };
-    return { name: column, type: "DOUBLE", repetition_type };
-  }),
-];
+/** The schema of a sweep's runs.parquet: its layout's columns (a plug-in bound's are DOUBLE). */
+export function runsParquetSchema(layout: TableLayout = BUILT_IN): readonly SchemaElement[] {
+  return [
+    { name: "schema", num_children: layout.columns.length },
+    ...layout.columns.map((column): SchemaElement => {
+      const repetition_type = REQUIRED_COLUMNS.has(column) ? "REQUIRED" : "OPTIONAL";
+      if (INTEGER_COLUMNS.has(column)) return { name: column, type: "INT64", repetition_type };
+      if (BOOLEAN_COLUMNS.has(column)) return { name: column, type: "BOOLEAN", repetition_type };
+      if (STRING_COLUMNS.has(column)) return { name: column, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type };
+      return { name: column, type: "DOUBLE", repetition_type };
+    }),
+  ];
+}
+
+export const RUNS_PARQUET_SCHEMA: readonly SchemaElement[] = runsParquetSchema();
 
 /** Rows a row group of a whole sweep's runs.parquet: a reader's unit of work. */
 export const WHOLE_ROW_GROUP = 65_536;
@@ -50,16 +55,24 @@ export function shardRowGroup(shardCount: number): number {
  * takes them (INT64 as bigints, nulls kept), so that no row object outlives its add.
  */
 export class RunsParquetColumns {
-  readonly #data: unknown[][] = RUN_COLUMNS.map(() => []);
-  readonly #integer = RUN_COLUMNS.map((column) => INTEGER_COLUMNS.has(column));
+  readonly #columns: readonly string[];
+  readonly #data: unknown[][];
+  readonly #integer: readonly boolean[];
+
+  constructor(layout: TableLayout = BUILT_IN) {
+    this.#columns = layout.columns;
+    this.#data = this.#columns.map(() => []);
+    this.#integer = this.#columns.map((column) => INTEGER_COLUMNS.has(column));
+  }
 
   get length(): number {
     return this.#data[0]!.length;
   }
 
   add(row: RunRow): void {
-    for (let c = 0; c < RUN_COLUMNS.length; c++) {
-      const value = row[RUN_COLUMNS[c]!] as number | string | boolean | null | undefined;
+    const columns = this.#columns;
+    for (let c = 0; c < columns.length; c++) {
+      const value = (row as unknown as Record<string, unknown>)[columns[c]!] as number | string | boolean | null | undefined;
       let cell: unknown = value ?? null;
       // A non-finite number is written empty in runs.csv (and null in runs.jsonl): null here too.
       if (typeof value === "number") cell = Number.isFinite(value) ? (this.#integer[c] ? BigInt(value) : value) : null;
@@ -67,9 +80,9 @@ export class RunsParquetColumns {
     }
   }
 
-  /** The gathered rows as hyparquet-writer's columns, in RUN_COLUMNS order; the builder starts empty again. */
+  /** The gathered rows as hyparquet-writer's columns, in the layout's order; the builder starts empty again. */
   take(): ColumnSource[] {
-    return RUN_COLUMNS.map((column, c) => {
+    return this.#columns.map((column, c) => {
       const data = this.#data[c]!;
       this.#data[c] = [];
       return { name: column, data, nullable: !REQUIRED_COLUMNS.has(column) };

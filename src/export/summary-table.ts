@@ -2,6 +2,7 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
+import { capitalised } from "../bounds/bound-choice.js";
 
 /** The separator bounds' names, in column order. */
 const PLOTTED = SEPARATOR_BOUNDS.map((bound) => bound.name);
@@ -15,14 +16,16 @@ const PARAMETER_COLUMNS = 10;
 /**
  * The table printed at the end of a run: per grid point, the median observed updates beside the median
  * of each bound, from the planted separator and (starred) from the max-margin one, and the best bound.
- * The csv generator's points show their data file in the generator column.
+ * The csv generator's points show their data file in the generator column. `pluginBounds`: the sweep's
+ * plug-in bounds (docs/plugins.md), each shown after `best` by its name, planted then starred.
  */
-export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): string {
+export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, pluginBounds: readonly string[] = []): string {
   // Label noise and overlap get their columns where some point has them (docs/theory.md, "Beyond separable data").
   const noisy = rows.some(beyondSeparable);
   const header = ["point", "generator", "n", "d", "margin", "offset", ...(noisy ? ["noise", "overlap"] : []), "bias", "eta", "init", "order", "conv", "updates"];
   // Each separator bound of the registry, the planted separator's then (starred) the max-margin one's.
   header.push(...PLOTTED.map((name) => name), ...PLOTTED.map((name) => `${name}*`), "best");
+  header.push(...pluginBounds.flatMap((name) => [name, `${name}*`]));
   const shown = rows.slice(0, TABLE_ROWS);
   const body = shown.map((row) => [
     String(row.point),
@@ -40,6 +43,7 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number): 
     format(row.updates.median),
     ...SEPARATORS.flatMap((separator) => PLOTTED.map((name) => format(row[boundColumn(separator, name)].median))),
     format(row.bestBound.median),
+    ...pluginBounds.flatMap((name) => SEPARATORS.map((separator) => format((row as unknown as Record<string, { median: number | null } | undefined>)[`${separator}${capitalised(name)}Bound`]?.median ?? null))),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   const line = (cells: readonly string[]) =>

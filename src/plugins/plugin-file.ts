@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { registerGenerator } from "../generators/generator-registry.js";
-import { defineGenerator, type GeneratorFacts, type GeneratorPlugin } from "./define-generator.js";
+import { defineBound, defineGenerator, type BoundFacts, type BoundPlugin, type GeneratorFacts, type GeneratorPlugin } from "./plugin-api.js";
+import { registerBound } from "../bounds/plugin-bounds.js";
+import { BOUND_KEYS } from "../bounds/bound-choice.js";
+import { tableLayout } from "../export/table-layout.js";
 import { generatorFacts, pluginGeneratorEntry } from "./plugin-generator-entry.js";
 
 /** A plug-in file of an experiment, as read when the experiment was loaded: what the manifest records. */
@@ -13,6 +16,8 @@ export interface PluginInfo {
   readonly sha256: string;
   /** What it defines, as merge, report and check need it without its code. */
   readonly generators: readonly GeneratorFacts[];
+  /** Its bounds, whose columns follow the tool's own (table-layout.ts); absent where it defines none. */
+  readonly bounds?: readonly BoundFacts[];
 }
 
 /** Why a plug-in file cannot be used: the message names the file (as `shown`) and what is wrong. */
@@ -63,25 +68,36 @@ export function loadPluginFile(path: string, shown: string, expected?: ExpectedP
     throw new PluginError(`${shown}: cannot load the plug-in (${String((error as Error)?.message ?? error).split("\n")[0]})`);
   }
   const definitions = definitionsOf(exported);
-  if (definitions.length === 0) throw new PluginError(`${shown} exports no generator: its default export must be defineGenerator({ … }) or a list of them (docs/plugins.md)`);
+  if (definitions.length === 0) throw new PluginError(`${shown} exports no generator or bound: its default export must be defineGenerator({ … }), defineBound({ … }) or a list of them (docs/plugins.md)`);
   const generators: GeneratorFacts[] = [];
+  const bounds: BoundFacts[] = [];
   for (const definition of definitions) {
-    let plugin: GeneratorPlugin;
     try {
-      plugin = defineGenerator(definition as GeneratorPlugin);
-      const facts = generatorFacts(plugin);
-      registerGenerator(pluginGeneratorEntry(facts, plugin), sha256, true);
-      generators.push(facts);
+      if ((definition as { kind?: unknown } | null)?.kind === "bound") {
+        const plugin = defineBound(definition as BoundPlugin);
+        // Not a name of the experiment's `bounds` key (those are the tool's own; their columns too).
+        if ((BOUND_KEYS as readonly string[]).includes(plugin.name) || plugin.name === "all" || plugin.name === "default") throw new RangeError(`${plugin.name} is a built-in bound's name`);
+        const facts = { name: plugin.name, title: plugin.title };
+        tableLayout([facts.name]); // its columns must be new ones
+        registerBound(facts, plugin, sha256);
+        bounds.push(facts);
+      } else {
+        const plugin = defineGenerator(definition as GeneratorPlugin);
+        const facts = generatorFacts(plugin);
+        registerGenerator(pluginGeneratorEntry(facts, plugin), sha256, true);
+        generators.push(facts);
+      }
     } catch (error) {
       throw new PluginError(`${shown}: ${(error as Error).message}`);
     }
   }
-  return { path, sha256, generators };
+  return { path, sha256, generators, ...(bounds.length === 0 ? {} : { bounds }) };
 }
 
 /** Registers what a folder's manifest recorded of a plug-in file, without its code (merge plans a sweep, report names its points). */
 export function registerRecordedPlugin(info: PluginInfo): void {
   for (const facts of info.generators) registerGenerator(pluginGeneratorEntry(facts, null), info.sha256, false);
+  for (const facts of info.bounds ?? []) registerBound(facts, null, info.sha256);
 }
 
 /** A module's definitions: its default export (CommonJS: module.exports, or its `default`), one or a list. */

@@ -3,7 +3,7 @@ import type { GeneratorEntry } from "../generators/generator-entry.js";
 import { flipLabels } from "../generators/label-noise.js";
 import { drawsOf } from "../random/random-draws.js";
 import { beyondSeparable, type PointParameters } from "../run/run-types.js";
-import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "./define-generator.js";
+import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "./plugin-api.js";
 
 /** The facts of a checked plug-in generator. */
 export function generatorFacts(plugin: GeneratorPlugin): GeneratorFacts {

@@ -2,6 +2,7 @@ import { digestBinary, type PointHead, type RunDigest } from "../aggregate/run-d
 import { encodeRows } from "../export/binary-rows.js";
 import { binaryLineViews, BOTH_RUN_TABLES, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
+import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
 
 /**
  * What the coordinator receives of a batch of runs: their lines of both run tables, formatted, and their
@@ -23,12 +24,15 @@ export interface BatchOutput {
  * The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged.
  * `tables`: the run tables the folder writes (the lines of the others are empty, not formatted); `records`:
  * the rows' runs.jsonl lines as read from a file of this version, whose checks were verified (merge copies
- * them rather than format them again).
+ * them rather than format them again); `layout`: the sweep's columns (its plug-in bounds', table-layout.ts).
  */
-export function batchOutput(rows: readonly RunRow[], { tables = BOTH_RUN_TABLES, records }: { readonly tables?: RunTables; readonly records?: string | undefined } = {}): BatchOutput {
-  const binary = encodeRows(rows);
-  const { jsonl, csv } = binaryLineViews(binary, { jsonl: tables.jsonl && records === undefined, csv: tables.csv });
-  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() }, digest: digestBinary(binary) };
+export function batchOutput(
+  rows: readonly RunRow[],
+  { tables = BOTH_RUN_TABLES, records, layout = BUILT_IN }: { readonly tables?: RunTables; readonly records?: string | undefined; readonly layout?: TableLayout } = {},
+): BatchOutput {
+  const binary = encodeRows(rows, { layout });
+  const { jsonl, csv } = binaryLineViews(binary, { jsonl: tables.jsonl && records === undefined, csv: tables.csv }, layout);
+  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() }, digest: digestBinary(binary, layout) };
 }
 
 /** Recorded lines as plain Uint8Arrays, like the formatted ones. */

@@ -10,6 +10,7 @@ import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run
 import { BOTH_RUN_TABLES } from "../export/run-lines.js";
 import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
 import exportBatch, { type ExportTask } from "./exporter.js";
+import { tableLayout } from "../export/table-layout.js";
 import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
@@ -154,12 +155,12 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables });
+      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables, layout: tableLayout(batch.settings.extraBounds) });
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
     }
     // Outside the retry: an exporter formats what the worker computed, and a failure there is a bug, not the runs'.
     if (this.#exporters === null) return openOutput(posted);
-    const task = { posted, tables: batch.tables ?? BOTH_RUN_TABLES };
+    const task: ExportTask = { posted, tables: batch.tables ?? BOTH_RUN_TABLES, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) };
     try {
       return openOutput(await this.#exporters.run(task));
     } catch (error) {

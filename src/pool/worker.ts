@@ -12,6 +12,7 @@ import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
 import { encodeRows } from "../export/binary-rows.js";
+import { tableLayout } from "../export/table-layout.js";
 import { BOTH_RUN_TABLES } from "../export/run-lines.js";
 import exportBatch from "./exporter.js";
 import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";
@@ -55,11 +56,11 @@ export default function runBatch(batch: RunBatch): PostedOutput {
     }
     return executeRunSafely(spec, dataSets);
   });
-  const binary = encodeRows(rows, { owned: ring === null && format !== true });
+  const binary = encodeRows(rows, { owned: ring === null && format !== true, layout: tableLayout(batch.settings.extraBounds) });
   const parts = { values: NO_FLOATS, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES };
   const head = { count: binary.count, heads: [], notable: [], texts: binary.texts };
   // A pool without exporters (see exporterThreads in run-pool.ts): this thread formats its rows as an exporter would.
-  if (format === true) return exportBatch({ posted: { ...head, parts }, tables: batch.tables ?? BOTH_RUN_TABLES });
+  if (format === true) return exportBatch({ posted: { ...head, parts }, tables: batch.tables ?? BOTH_RUN_TABLES, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) });
   return ring === null ? { ...head, parts } : ring.pack(parts, head);
 }
 

@@ -1,3 +1,4 @@
+import type { BoundFacts } from "../plugins/plugin-api.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
 
@@ -16,10 +17,17 @@ export const HTML_TABLE_ROWS = 500;
  * report.html: one self-contained page (inline SVG, inline CSS, no script, nothing fetched) with the
  * plots and the summary table.
  */
-export function reportHtml(title: string, description: string | null, facts: readonly string[], plots: readonly RenderedPlot[], summary: readonly SummaryRow[]): string {
+export function reportHtml(
+  title: string,
+  description: string | null,
+  facts: readonly string[],
+  plots: readonly RenderedPlot[],
+  summary: readonly SummaryRow[],
+  pluginBounds: readonly BoundFacts[] = [],
+): string {
   const rows = summary.slice(0, HTML_TABLE_ROWS);
   const more = summary.length > rows.length ? `<p>${summary.length - rows.length} more grid points in report.md and summary.csv.</p>` : "";
-  const columns = reportColumns(summary);
+  const columns = reportColumns(summary, pluginBounds);
   return `<!doctype html>
 <html lang="en">
 <head>

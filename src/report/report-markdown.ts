@@ -1,9 +1,10 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
+import type { BoundFacts } from "../plugins/plugin-api.js";
 
 /** report.md: the summary as a Markdown table (updates and ratios over converged runs, bounds over every run; * from the max-margin separator). */
-export function reportMarkdown(title: string, summary: readonly SummaryRow[]): string {
-  const columns = reportColumns(summary);
+export function reportMarkdown(title: string, summary: readonly SummaryRow[], pluginBounds: readonly BoundFacts[] = []): string {
+  const columns = reportColumns(summary, pluginBounds);
   const lines = [
     `# ${markdownText(title)}`,
     "",

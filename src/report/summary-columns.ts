@@ -1,7 +1,10 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
-import { beyondSeparable } from "../run/run-types.js";
+import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
+import { capitalised } from "../bounds/bound-choice.js";
+import type { Statistics } from "../aggregate/summary-types.js";
+import type { BoundFacts } from "../plugins/plugin-api.js";
 
 export interface ReportColumn {
   readonly title: string;
@@ -13,8 +16,27 @@ export interface ReportColumn {
  * label noise or overlap, those two after the offset and, at the end, the medians over every run (converged
  * or not) of the mistakes, the pocket errors and the two Freund–Schapire bounds.
  */
-export function reportColumns(summary: readonly SummaryRow[]): readonly ReportColumn[] {
-  return [...withNoise(summary), ...mistakeSetColumns(summary)];
+export function reportColumns(summary: readonly SummaryRow[], pluginBounds: readonly BoundFacts[] = []): readonly ReportColumn[] {
+  return [...withNoise(summary), ...mistakeSetColumns(summary), ...pluginBoundColumns(pluginBounds)];
+}
+
+/**
+ * A plug-in bound's columns (docs/plugins.md): its medians from the planted and the max-margin separator,
+ * and the largest ratio of a converged run's updates to it, which is above 1 where the bound failed.
+ */
+function pluginBoundColumns(bounds: readonly BoundFacts[]): ReportColumn[] {
+  return bounds.flatMap(({ name, title }) => {
+    const [planted, optimal] = SEPARATORS.map((separator) => `${separator}${capitalised(name)}`);
+    const cell = (row: SummaryRow, column: string) => (row as unknown as Record<string, Partial<Statistics> | undefined>)[column];
+    return [
+      { title: `${title} (plug-in)`, value: (row: SummaryRow) => number(cell(row, `${planted}Bound`)?.median ?? null) },
+      { title: `${title}* (plug-in)`, value: (row: SummaryRow) => number(cell(row, `${optimal}Bound`)?.median ?? null) },
+      {
+        title: `updates / ${title} (max)`,
+        value: (row: SummaryRow) => number([cell(row, `${planted}Ratio`)?.max ?? null, cell(row, `${optimal}Ratio`)?.max ?? null].reduce<number | null>((a, b) => (a === null ? b : b === null ? a : Math.max(a, b)), null)),
+      },
+    ];
+  });
 }
 
 /**

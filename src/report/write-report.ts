@@ -1,3 +1,4 @@
+import type { PluginInfo } from "../plugins/plugin-file.js";
 import { BOUND_KEYS, boundModes, describeBounds, recordedBounds, type BoundMode, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
@@ -59,21 +60,31 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
   }
   const c = manifest.counts;
   const tool = manifest.tool;
+  const plugins = Object.entries(manifest.resolved.plugins ?? {});
+  const pluginBounds = plugins.flatMap(([, info]) => info.bounds ?? []);
   const shard = manifest.shard;
   const title = `perceptron-lab: ${manifest.experiment.name}${shard === null ? "" : ` (shard ${shard.index}/${shard.count})`}`;
   const facts = [
     `${c.runs} runs in ${summary.length} grid points: ${c.converged} converged, ${c.notConverged} not converged, ${c.errors} errors, ${c.violatingRuns} violations.`,
     `Experiment ${manifest.experiment.path} (sha256 ${String(manifest.experiment.hash).slice(0, 12)}), seed ${manifest.resolved.seed}, ${manifest.resolved.repeats} repeats, max ${manifest.resolved.maxEpochs} epochs.`,
     boundsFact(recordedBounds(manifest.resolved), manifest.resolved.optimal),
+    ...plugins.map(([name, info]) => pluginFact(name, info)),
     `perceptron-lab ${tool.version}${tool.git ? ` at ${tool.git.commit.slice(0, 12)}${tool.git.dirty ? " (dirty)" : ""}` : ""}, Node ${tool.node}, ${tool.platform}.`,
     ...(every > 1 ? [`The per-run plots show every ${ordinal(every)} run (${runs.length} of ${c.runs}).`] : []),
     ...notes,
     ...(shard === null ? [] : [`Shard ${shard.index} of ${shard.count}: every summary is over this shard's runs of its grid point (some of its repeats); merge the shards for the whole sweep.`]),
   ];
-  writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary));
+  writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary, pluginBounds));
   const page = join(folder, REPORT_FILES.html);
-  writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary));
+  writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary, pluginBounds));
   return page;
+}
+
+/** What a plug-in file defined (docs/plugins.md): its bounds are the user's, checked by no one but their ratios. */
+function pluginFact(name: string, info: PluginInfo): string {
+  const defined = [...info.generators.map((generator) => `generator ${generator.name}`), ...(info.bounds ?? []).map((bound) => `bound ${bound.name} (${bound.title})`)];
+  const caution = (info.bounds ?? []).length > 0 ? "; a plug-in bound is not in best nor counted as a violation: a largest ratio above 1 shows where it failed" : "";
+  return `Plug-in ${name} (sha256 ${info.sha256.slice(0, 12)}): ${defined.join(", ")}${caution}.`;
 }
 
 /** Which bounds the runs computed, and which not (their columns empty, drawn by no plot). */

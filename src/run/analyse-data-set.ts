@@ -46,6 +46,8 @@ export interface AnalysisOptions {
    * no separating vector is known.
    */
   readonly beyondSeparable?: boolean;
+  /** The plug-in bounds to compute from each separator (docs/plugins.md); none by default. */
+  readonly extraBounds?: readonly string[];
 }
 
 export interface Analysis {
@@ -113,7 +115,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   checkFloat64Range(learner, options.eta, initialWeights, perceptron.updates);
   // The separator's margin always; its four bounds as the declaration says.
   const wanted = wantedBounds(modes);
-  const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots, wanted);
+  const bounds = (separator: Float64Array, dots?: Float64Array) => computeBoundsWithDots(learner, separator, options.eta, initialWeights, dots, wanted, analysis.extraBounds);
   const planted = plantedSeparator(data, options.bias);
   // The planted separator's plain pass over the rows, once for its margin and its Freund–Schapire search.
   const plantedDots = planted === null ? undefined : separatorDots(learner, planted);

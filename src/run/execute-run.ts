@@ -13,6 +13,7 @@ import { analyseDataSet } from "./analyse-data-set.js";
 import { residentBytes } from "./estimate-run-memory.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
+import { tableLayout, type TableLayout } from "../export/table-layout.js";
 import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
@@ -44,7 +45,7 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec) },
+    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec), ...(spec.extraBounds === undefined ? {} : { extraBounds: spec.extraBounds }) },
   );
   const withBest = modes.best !== "never";
   const { updates, epochs, converged } = analysis.perceptron;
@@ -105,8 +106,25 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
       missed,
     nonFinite: null,
   });
+  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) addPluginBounds(row, tableLayout(spec.extraBounds), updates, converged, analysis.planted?.extra ?? null, analysis.optimal?.extra ?? null);
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
+}
+
+/**
+ * A plug-in bound's columns (table-layout.ts): its value from each separator, and the ratio of a converged
+ * run's updates to it. Not counted as violations: a plug-in's bound is the user's hypothesis, and a ratio
+ * above 1 is what shows it failing (docs/plugins.md); `violations` stays the tool's own.
+ */
+function addPluginBounds(row: RunRow, layout: TableLayout, updates: number, converged: boolean, planted: readonly (number | null)[] | null, optimal: readonly (number | null)[] | null): void {
+  const fields = row as unknown as Record<string, number | null>;
+  layout.extraBounds.forEach((_, k) => {
+    const values = [planted?.[k] ?? null, optimal?.[k] ?? null];
+    values.forEach((value, s) => {
+      fields[layout.extraBoundColumns[2 * k + s]!] = value;
+      fields[layout.extraRatioColumns[2 * k + s]!] = ratio(updates, converged, value);
+    });
+  });
 }
 
 /** The last declaration's modes: a batch's runs share one declaration, so this resolves it once a batch. */
@@ -234,6 +252,12 @@ export function executeRunSafely(spec: RunSpec, dataSets?: DataSets): RunRow {
 }
 
 export function errorRow(spec: RunSpec, message: string): RunRow {
+  const row = errorRowOf(spec, message);
+  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) addPluginBounds(row, tableLayout(spec.extraBounds), 0, false, null, null);
+  return row;
+}
+
+function errorRowOf(spec: RunSpec, message: string): RunRow {
   const head: RowHead = {
     status: "error",
     error: message,

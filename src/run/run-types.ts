@@ -71,6 +71,8 @@ export interface RunSpec extends PointParameters {
   readonly bounds: BoundsDeclaration;
   /** How the run draws (docs/theory.md, "Data versions"): the manifest records it, the rows do not. */
   readonly dataVersion: DataVersion;
+  /** The plug-in bounds it computes (docs/plugins.md): their columns follow the tool's own; absent without. */
+  readonly extraBounds?: readonly string[];
 }
 
 /** The two separators every bound is computed from (docs/theory.md, "Which ŵ*"). */
@@ -86,7 +88,7 @@ export type FactorColumn = `${SeparatorName}${Capitalize<ProofFactorName>}Factor
 export type OptimalStatus = MaxMarginStatus | "off";
 
 /** What a worker returns for one run: plain JSON-safe data, one row of runs.csv / runs.jsonl. */
-export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVersion"> & {
+export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVersion" | "extraBounds"> & {
   readonly status: "ok" | "error";
   /** The message of a run that threw; null when ok. */
   readonly error: string | null;

@@ -1,3 +1,4 @@
+import { tableLayout } from "../export/table-layout.js";
 import type { DataSets } from "../generators/generator-entry.js";
 import { batchOutput } from "../pool/batch-output.js";
 import { executeRun } from "../run/execute-run.js";
@@ -97,7 +98,7 @@ export class SweepTimer {
 
   #time(point: SweepPoint): number {
     const start = performance.now();
-    batchOutput([executeRun(runSpecOf(this.#settings, point, 0), this.#dataSets)]);
+    batchOutput([executeRun(runSpecOf(this.#settings, point, 0), this.#dataSets)], { layout: tableLayout(this.#settings.extraBounds) });
     return (performance.now() - start) / 1000;
   }
 }

@@ -1,3 +1,4 @@
+import { tableLayout } from "../export/table-layout.js";
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -167,10 +168,11 @@ async function merge(
   { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords, tables }: MergeSetup,
 ): Promise<RunReport> {
   const text = !tables.parquetOnly;
-  const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text }));
+  const layout = tableLayout(plan.settings.extraBounds);
+  const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text, layout }));
   // runs.parquet is written as the rows come (not from a merged runs.jsonl, which --parquet-only never writes).
   const parquetFile = tables.parquet ? new AtomicFileWriter(join(staging, RUNS_PARQUET)) : null;
-  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part));
+  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part), undefined, layout);
   let runsParquet: RunsParquetDigest | null = null;
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of

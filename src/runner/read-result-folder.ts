@@ -1,4 +1,5 @@
 import { findGenerator } from "../generators/generator-registry.js";
+import { recordedLayout } from "../export/table-layout.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { statistics } from "../aggregate/statistics.js";
@@ -44,7 +45,7 @@ export function readResultFolder(folder: string): ResultFolder {
 export function summaryRows(folder: string, manifest: Manifest, needs: string | null, onNote?: (text: string) => void): SummaryRow[] {
   const summaryPath = join(folder, OUTPUT_FILES.summaryJson);
   if (!existsSync(summaryPath)) {
-    if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder, manifest));
+    if (manifest.shard !== null && manifest.status === "complete") return summariseRuns(recordsOf(folder, manifest), recordedLayout(manifest));
     if (needs === null) return [];
     throw new InputError(`${folder}: no summary.json; ${needs}`);
   }
@@ -61,7 +62,7 @@ export function summaryRows(folder: string, manifest: Manifest, needs: string | 
   if (rows.length === 0 || (rows[0]!.updates.p25 !== undefined && rows[0]!.mistakes !== undefined)) return withAPosteriori(rows);
   const missing = rows[0]!.updates.p25 === undefined ? "p10, p25 or p75" : "statistics over every run (mistakes, Freund–Schapire)";
   onNote?.(`summary.json has no ${missing} (written by perceptron-lab ${manifest.tool.version}): the summaries were made anew from runs.jsonl.`);
-  return summariseRuns(recordsOf(folder, manifest));
+  return summariseRuns(recordsOf(folder, manifest), recordedLayout(manifest));
 }
 
 /**
@@ -94,7 +95,7 @@ export function runStreamOf(folder: string, manifest: Manifest | null, options: 
   const jsonl = join(folder, OUTPUT_FILES.runsJsonl);
   if (existsSync(jsonl)) return new RecordStream(jsonl, options);
   const digest = recordedRunsParquet(manifest);
-  if (digest !== null && manifest?.status === "complete") return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest);
+  if (digest !== null && manifest?.status === "complete") return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
   throw new InputError(`${folder}: no runs.jsonl${digest === null ? " (nor a runs.parquet its manifest records)" : ""}: not a result folder of this tool, or its runs were removed`);
 }
 

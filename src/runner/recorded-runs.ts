@@ -4,7 +4,8 @@ import { InputError } from "../experiment/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { LineReader, type LineReaderOptions } from "../export/read-lines.js";
 import { recordProblem } from "../export/record-check.js";
-import { runLines } from "../export/run-lines.js";
+import { BOTH_RUN_TABLES, runLines } from "../export/run-lines.js";
+import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
 import { RunsParquetReader } from "../export/runs-parquet-reader.js";
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
@@ -87,11 +88,12 @@ export class ParquetRecordStream implements RunStream {
   #head: RunRow | null | undefined;
   #previousRun = -1;
 
-  constructor(readonly path: string, digest: RunsParquetDigest) {
+  /** `layout`: the columns the folder's manifest says its tables have (its plug-in bounds'). */
+  constructor(readonly path: string, digest: RunsParquetDigest, readonly layout: TableLayout = BUILT_IN) {
     refuseChangedParquet(path, digest);
     let reader: RunsParquetReader;
     try {
-      reader = new RunsParquetReader(path);
+      reader = new RunsParquetReader(path, layout);
     } catch (error) {
       throw new InputError(`${path}: not a runs table this tool wrote (${(error as Error).message})`);
     }
@@ -120,7 +122,7 @@ export class ParquetRecordStream implements RunStream {
 
   takeLine(): { row: RunRow; line: string } | null {
     const row = this.take();
-    return row === null ? null : { row, line: runLines([row]).jsonl.slice(0, -1) };
+    return row === null ? null : { row, line: runLines([row], BOTH_RUN_TABLES, this.layout).jsonl.slice(0, -1) };
   }
 }
 

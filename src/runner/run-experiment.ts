@@ -9,6 +9,7 @@ import { InputError } from "../experiment/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
 import { checkPluginsUnchanged } from "../plugins/load-plugins.js";
+import { tableLayout } from "../export/table-layout.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
 import type { DataSets } from "../generators/generate-data.js";
@@ -226,7 +227,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   };
   // The manifest before the tables: a kill in between leaves a folder that a plain --resume continues.
   manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
-  const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: !options.parquetOnly });
+  const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: !options.parquetOnly, layout: tableLayout(plan.settings.extraBounds) });
   const sink = new TableSink(writer, shard === null);
   // The lines of the tables the folder writes, and no others (runs.csv is not formatted for --parquet-only).
   const tables = writer.runTables;
@@ -272,7 +273,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
       }
       if ("recorded" in segment) {
         reused += segment.recorded.length;
-        window.push(Promise.resolve(batchOutput(segment.recorded, { tables })));
+        window.push(Promise.resolve(batchOutput(segment.recorded, { tables, layout: writer.layout })));
       } else {
         window.push(pool.run({ settings: plan.settings, ranges: segment.ranges, tables }));
       }

@@ -2,7 +2,7 @@ import { PointSummariser } from "../aggregate/point-summariser.js";
 import { SpillFolder } from "../aggregate/spill-folder.js";
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
-import { DIGEST_FLAGS, DIGEST_VIOLATIONS, DIGEST_WIDTH, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
+import { DIGEST_FLAGS, DIGEST_VIOLATIONS, digestWidth, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { TABLE_ROWS } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
@@ -44,6 +44,8 @@ export class TableSink {
   #violating = 0;
   #recorded = 0;
   #lastSync = Date.now();
+  /** The numbers of a run's digest in this folder's layout (its plug-in bounds'). */
+  readonly #width: number;
 
   /**
    * `summaries: false` for a shard, whose grid points may be split with other shards. Summaries spill
@@ -51,7 +53,8 @@ export class TableSink {
    */
   constructor(readonly writer: ResultWriter, summaries = true) {
     this.#writer = writer;
-    this.#summariser = summaries ? new PointSummariser(new SpillFolder(writer.outDir, SPILL_PREFIX)) : null;
+    this.#summariser = summaries ? new PointSummariser(new SpillFolder(writer.outDir, SPILL_PREFIX), writer.layout) : null;
+    this.#width = digestWidth(writer.layout);
   }
 
   /** A batch's output, in sweep order; released (see BatchOutput) once its lines and digest are taken. */
@@ -59,7 +62,7 @@ export class TableSink {
     const { lines, digest } = output;
     this.#writer.writeRuns(lines);
     const { values } = digest;
-    for (let k = 0, at = 0; k < digest.count; k++, at += DIGEST_WIDTH) {
+    for (let k = 0, at = 0; k < digest.count; k++, at += this.#width) {
       const flags = values[at + DIGEST_FLAGS]!;
       if ((flags & FLAG_OK) !== 0) {
         this.#ok++;
@@ -89,7 +92,7 @@ export class TableSink {
 
   /** Rows in sweep order (reused by a resume, or merged from shards); `records`: their runs.jsonl lines, as batchOutput takes them. */
   writeRows(rows: readonly RunRow[], records?: string): void {
-    this.write(batchOutput(rows, { tables: this.#writer.runTables, records }));
+    this.write(batchOutput(rows, { tables: this.#writer.runTables, records, layout: this.#writer.layout }));
   }
 
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */

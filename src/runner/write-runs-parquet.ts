@@ -8,7 +8,8 @@ import { OUTPUT_FILES, writeManifest } from "../export/result-writer.js";
 import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
-import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
+import { findManifest, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
+import { recordedLayout, type TableLayout } from "../export/table-layout.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
 import { optionsText } from "../experiment/option-words.js";
 
@@ -20,12 +21,12 @@ export const RUNS_PARQUET = "runs.parquet";
  * none. The bytes depend only on the rows and `rowGroup` (a whole sweep's WHOLE_ROW_GROUP; a shard's,
  * shardRowGroup), so equal tables give equal files. Returns what the manifest records of it.
  */
-export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP): RunsParquetDigest {
+export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP, layout: TableLayout = recordedLayout(findManifest(folder))): RunsParquetDigest {
   const path = join(folder, RUNS_PARQUET);
   let digest: RunsParquetDigest | undefined;
   try {
     writeFileAtomicWith(path, (append) => {
-      const writer = new RunsParquetWriter(append, rowGroup);
+      const writer = new RunsParquetWriter(append, rowGroup, layout);
       const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
       for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
       digest = writer.finish();
@@ -78,7 +79,7 @@ export function completeRunsTables(folder: string, manifest: Manifest, { parquet
 export function recordsFromParquet(folder: string, manifest: Manifest, to: string): void {
   const digest = recordedRunsParquet(manifest);
   if (digest === null || manifest.status !== "complete") return;
-  const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest);
+  const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
   const temporary = `${to}.tmp`;
   const out = new LineFile(temporary);
   for (let record = stream.takeLine(); record !== null; record = stream.takeLine()) out.write(`${record.line}\n`);

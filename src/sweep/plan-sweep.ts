@@ -1,6 +1,7 @@
 import type { Experiment, Grid } from "../experiment/experiment.js";
 import type { FamilyKey } from "../generators/generator-entry.js";
 import { generatorEntry } from "../generators/generator-registry.js";
+import { pluginBoundNames } from "../export/table-layout.js";
 import type { PointParameters, RunSpec } from "../run/run-types.js";
 import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";
 
@@ -46,7 +47,15 @@ export function planSweep(experiment: Experiment): SweepPlan {
     return valid;
   });
   const pointCount = gridPointCounts.reduce((sum, count) => sum + count, 0);
-  const settings: RunSettings = { seed: experiment.seed, maxEpochs: experiment.maxEpochs, optimal: experiment.optimal, bounds: experiment.bounds, dataVersion: experiment.dataVersion };
+  const extraBounds = pluginBoundNames(experiment.plugins);
+  const settings: RunSettings = {
+    seed: experiment.seed,
+    maxEpochs: experiment.maxEpochs,
+    optimal: experiment.optimal,
+    bounds: experiment.bounds,
+    dataVersion: experiment.dataVersion,
+    ...(extraBounds.length === 0 ? {} : { extraBounds }),
+  };
   const points = () => sweepPoints(experiment);
   return {
     pointCount,

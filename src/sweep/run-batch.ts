@@ -16,6 +16,8 @@ export interface RunSettings {
   readonly bounds: BoundsDeclaration;
   /** How every run draws its data, ŵ(0) and permutations (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
+  /** The plug-in bounds every run computes (docs/plugins.md), in the tables' order; absent without. */
+  readonly extraBounds?: readonly string[];
 }
 
 /** A grid point of the sweep: its place, the index of its first run, its parameters. */
@@ -70,6 +72,8 @@ export function* rangeSpecs(settings: RunSettings, { point, from, to }: RunRange
       optimal: settings.optimal,
       bounds: settings.bounds,
       dataVersion: settings.dataVersion,
+      // Every spec has the one shape (undefined without plug-in bounds): no spread on the workers' path.
+      extraBounds: settings.extraBounds,
     };
   }
 }

@@ -35,7 +35,7 @@ console.log(JSON.stringify({ outcome: report.outcome, runs: report.counts.runs, 
 
 /** A plug-in generator in TypeScript, typed by the light entry a plug-in imports (docs/plugins.md). */
 const PLUGIN_TYPES = `
-import { defineGenerator, type PluginParameters, type PluginDraws } from "perceptron-lab/plugin";
+import { defineBound, defineGenerator, mulUp, type BoundContext, type BoundPlugin, type PluginParameters, type PluginDraws } from "perceptron-lab/plugin";
 import type { GeneratorPlugin } from "perceptron-lab";
 export const line: GeneratorPlugin = defineGenerator({
   name: "line",
@@ -48,6 +48,7 @@ export const line: GeneratorPlugin = defineGenerator({
 });
 // @ts-expect-error: a key no generator may take
 defineGenerator({ name: "bad", description: "x", keys: ["overlap"], generate: () => ({ x: [], y: [] }) });
+export const bound: BoundPlugin = defineBound({ name: "twiceRadius", title: "2R²", evaluate: (context: BoundContext) => (context.zeroInit ? mulUp(2, context.radiusSquared.hi) : null) });
 `;
 
 /** What the published declarations keep out: the tests' planted faults are no option of the library. */
@@ -129,5 +130,12 @@ describe("the packed package", () => {
     // Separable samples (u separates them): the planted bounds along u hold; noisy ones: Freund–Schapire's.
     expect(rows.some((row) => row.plantedNovikoffBound !== null && row.converged && row.updates <= row.plantedNovikoffBound)).toBe(true);
     expect(rows.filter((row) => row.noise > 0).every((row) => row.tightestFreundSchapireBound !== null || row.plantedFreundSchapireBound !== null)).toBe(true);
+
+    // The plug-in bound's example: its columns in the tables, its largest ratio in the report (three-point refutes it).
+    for (const file of ["half-novikoff.mjs", "conjecture.yaml"]) copyFileSync(join(project, "node_modules/perceptron-lab/docs/examples", file), join(project, file));
+    const conjecture = run(cli, ["run", "conjecture.yaml", "--quiet", "--out", "conjecture"], project);
+    expect(conjecture.status, conjecture.stderr).toBe(0);
+    expect(readFileSync(join(project, "conjecture", "runs.csv"), "utf8").split("\n")[0]).toMatch(/,nonFinite,plantedHalfNovikoffBound,optimalHalfNovikoffBound,plantedHalfNovikoffRatio,optimalHalfNovikoffRatio$/);
+    expect(readFileSync(join(project, "conjecture", "report.md"), "utf8")).toMatch(/^\| 4 \| three-point \| 3 \| 1 \| 1\.5 \|.*\| 1\.625 \| 1\.625 \| 1\.231 \|$/m);
   });
 });

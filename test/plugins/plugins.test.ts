@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/experiment/input-error.js";
 import { loadExperiment, parseExperiment } from "../../src/experiment/load-experiment.js";
 import { findGenerator, generatorEntry } from "../../src/generators/generator-registry.js";
-import { defineGenerator } from "../../src/plugins/define-generator.js";
+import { defineGenerator } from "../../src/plugins/plugin-api.js";
 import { pluginGeneratorEntry } from "../../src/plugins/plugin-generator-entry.js";
 import { createDraws } from "../../src/random/random-draws.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
+import { writeReport } from "../../src/report/write-report.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { resultTables, runSpec, temporaryFolder } from "../helpers.js";
 
@@ -119,7 +120,7 @@ describe("plug-in generators (docs/plugins.md)", () => {
     };
     writeFileSync(join(folder, "ok.mjs"), pluginSource(`ok-${process.pid}`));
     write("none.mjs", "export const x = 1;\n");
-    expect(() => loadExperiment(file)).toThrow(/^.*e\.json: plugins\[1\]: .*none\.mjs exports no generator: its default export must be defineGenerator/);
+    expect(() => loadExperiment(file)).toThrow(/^.*e\.json: plugins\[1\]: .*none\.mjs exports no generator or bound: its default export must be defineGenerator/);
     write("broken.mjs", "export default {;\n");
     expect(() => loadExperiment(file)).toThrow(/plugins\[1\]: .*broken\.mjs: cannot load the plug-in \(/);
     write("bad.mjs", 'export default { name: "Bad Name", description: "x", generate() {} };\n');
@@ -176,10 +177,112 @@ describe("plug-in generators (docs/plugins.md)", () => {
     expect(name).toMatch(/^clusters-/);
   });
 
-  it("are documented with the shipped example as it is (docs/plugins.md shows docs/examples' files, which the package test runs)", () => {
+  it("are documented with the shipped examples as they are (docs/plugins.md shows docs/examples' files, which the package test runs)", () => {
     const page = readFileSync("docs/plugins.md", "utf8");
-    const block = (language: string) => page.match(new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "m"))![1];
-    expect(block("js")).toBe(readFileSync("docs/examples/gaussian-mixture.mjs", "utf8"));
-    expect(block("yaml")).toBe(readFileSync("docs/examples/gaussian-mixture.yaml", "utf8"));
+    const blocks = (language: string) => [...page.matchAll(new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "gm"))].map((match) => match[1]);
+    expect(blocks("js")).toEqual(["gaussian-mixture.mjs", "half-novikoff.mjs"].map((file) => readFileSync(`docs/examples/${file}`, "utf8")));
+    expect(blocks("yaml")).toEqual(["gaussian-mixture.yaml", "conjecture.yaml"].map((file) => readFileSync(`docs/examples/${file}`, "utf8")));
+  });
+});
+
+/** A plug-in bound as a user writes one, without importing the package: ½(R/γ)², a conjecture the three-point family refutes. */
+function boundSource(name: string, evaluate = "zeroInit ? (radiusSquared.hi * normSquared.hi) / (margin.lo * margin.lo) / 2 * (1 + 1e-15) : null"): string {
+  return `export default [{
+  kind: "bound",
+  name: ${JSON.stringify(name)},
+  title: "half of Novikoff",
+  evaluate: ({ zeroInit, radiusSquared, normSquared, margin }) => ${evaluate},
+}];
+`;
+}
+
+/** A study folder with a plug-in bound under a fresh name. */
+function boundStudy(experiment: Record<string, unknown>, evaluate?: string): { folder: string; file: string; plugin: string; name: string } {
+  const folder = temporaryFolder();
+  const name = `half${process.pid}x${names++}`;
+  const plugin = join(folder, "bound.mjs");
+  writeFileSync(plugin, boundSource(name, evaluate));
+  const file = join(folder, "study.json");
+  writeFileSync(file, JSON.stringify({ plugins: "./bound.mjs", ...experiment }));
+  return { folder, file, plugin, name };
+}
+
+const conjecture = {
+  name: "conjecture",
+  seed: 4,
+  repeats: 3,
+  optimal: true,
+  grid: [
+    { generator: "planted", n: 40, d: [2, 5], margin: [0.1, 0.3] },
+    { generator: "three-point", c: [1.5, 3] },
+  ],
+};
+
+describe("plug-in bounds (docs/plugins.md)", () => {
+  it("add their columns after the tool's own, in every table, the same at 1 and 2 threads, through shards and merge without the file", async () => {
+    const { folder, file, plugin, name } = boundStudy(conjecture);
+    const stem = name[0]!.toUpperCase() + name.slice(1);
+    const columns = [`planted${stem}Bound`, `optimal${stem}Bound`, `planted${stem}Ratio`, `optimal${stem}Ratio`];
+    const loaded = loadExperiment(file);
+    expect(loaded.experiment.plugins!["./bound.mjs"]).toMatchObject({ generators: [], bounds: [{ name, title: "half of Novikoff" }] });
+    const one = join(folder, "one");
+    const report = await runExperiment(loaded, { outDir: one, threads: 1 });
+    // A plug-in's bound is the user's hypothesis: a converged run above it is no violation of the tool's own.
+    expect(report.counts).toMatchObject({ runs: 18, errors: 0, violatingRuns: 0 });
+    await runExperiment(loadExperiment(file), { outDir: join(folder, "two"), threads: 2 });
+    expect(resultTables(join(folder, "two"))).toEqual(resultTables(one));
+    const tables = resultTables(one);
+    expect(tables["runs.csv"]!.split("\n")[0]!.split(",").slice(-6)).toEqual(["violations", "nonFinite", ...columns]);
+    const rows = tables["runs.jsonl"]!.trim().split("\n").map((line) => JSON.parse(line));
+    expect(Object.keys(rows[0]).slice(-5)).toEqual([...columns, "check"]);
+    for (const row of rows) {
+      // From ŵ(0) = 0 its value is half of Novikoff's (up to its own rounding), from either separator.
+      expect(row[columns[0]!]).toBeCloseTo(row.plantedNovikoffBound / 2, 9);
+      expect(row[columns[1]!]).toBeCloseTo(row.optimalNovikoffBound / 2, 9);
+      expect(row[columns[3]!]).toBeCloseTo(row.updates / row[columns[1]!], 12);
+    }
+    // Three-point makes 1 + ⌊c²/2⌋ updates: above half of (R/γ)² = (1 + c²)/2 at c = 1.5 (2 > 1.625), and the ratio shows it.
+    const summary = JSON.parse(tables["summary.json"]!);
+    const threePoint = summary.find((row: { c: number | null }) => row.c === 1.5);
+    expect(Object.keys(threePoint).slice(-4)).toEqual(columns);
+    expect(threePoint[columns[3]!].max).toBeCloseTo(2 / 1.625, 9);
+    expect(threePoint[columns[1]!].median).toBeCloseTo(1.625, 9);
+    // The report names them, with the largest ratio.
+    await writeReport(one);
+    const markdown = readFileSync(join(one, "report.md"), "utf8");
+    expect(markdown).toContain("| half of Novikoff (plug-in) | half of Novikoff\\* (plug-in) | updates / half of Novikoff (max) |");
+    expect(readFileSync(join(one, "report.html"), "utf8")).toContain(`bound ${name} (half of Novikoff); a plug-in bound is not in best nor counted as a violation`);
+
+    const shards = [join(folder, "s1"), join(folder, "s2")];
+    for (const [k, outDir] of shards.entries()) await runExperiment(loadExperiment(file), { outDir, threads: 1, shard: { index: k + 1, count: 2 }, parquet: true });
+    renameSync(plugin, `${plugin}.away`);
+    await mergeShards(join(folder, "merged"), shards, { parquet: true, parquetOnly: true });
+    expect(readResultFolder(join(folder, "merged")).summary).toEqual(summary);
+    // runs.parquet holds the columns too: its rows read back as runs.jsonl's.
+    expect([...readResultFolder(join(folder, "merged")).runs()].map((row) => JSON.stringify(row))).toEqual(rows.map(({ check, ...row }) => JSON.stringify(row)));
+    renameSync(`${plugin}.away`, plugin);
+  });
+
+  it("resume an interrupted sweep to the same tables", async () => {
+    const { folder, file } = boundStudy(conjecture);
+    const whole = join(folder, "whole");
+    await runExperiment(loadExperiment(file), { outDir: whole, threads: 1 });
+    const outDir = join(folder, "cut");
+    const controller = new AbortController();
+    const cut = await runExperiment(loadExperiment(file), { outDir, threads: 1, signal: controller.signal, onProgress: (done) => done >= 5 && controller.abort() });
+    expect(cut.outcome).toBe("interrupted");
+    await runExperiment(loadExperiment(file), { outDir, threads: 2, resume: true });
+    expect(resultTables(outDir)).toEqual(resultTables(whole));
+  });
+
+  it("make a run whose plug-in bound returns no bound an error row saying so; refuse a name that is a built-in bound's", async () => {
+    const { folder, file, name } = boundStudy({ seed: 1, optimal: false, grid: { n: 10, d: 2, margin: 0.2 } }, "-1");
+    const outDir = join(folder, "out");
+    const report = await runExperiment(loadExperiment(file), { outDir, threads: 1 });
+    expect(report.counts).toMatchObject({ runs: 1, errors: 1 });
+    expect([...readResultFolder(outDir).runs()][0]!.error).toBe(`the ${name} bound (a plug-in) returned -1: a bound is a number ≥ 0, or null where it does not apply`);
+    writeFileSync(join(folder, "snapp.mjs"), 'export default { kind: "bound", name: "snapp", title: "x", evaluate: () => 1 };\n');
+    writeFileSync(join(folder, "again.json"), JSON.stringify({ plugins: "./snapp.mjs", grid: { n: 10, d: 2, margin: 0.2 } }));
+    expect(() => loadExperiment(join(folder, "again.json"))).toThrow(/plugins: .*snapp\.mjs: snapp is a built-in bound's name/);
   });
 });

@@ -1,8 +1,10 @@
 /**
- * What a plug-in generator module uses (docs/plugins.md), as the package's `perceptron-lab/plugin` entry:
- * types and defineGenerator only, importing nothing, so that a worker thread that loads a plug-in loads
- * this module and not the library.
+ * What a plug-in module uses (docs/plugins.md), as the package's `perceptron-lab/plugin` entry:
+ * defineGenerator, defineBound, their types and the outward-rounded operations, importing nothing but
+ * those (a module without imports), so that a worker thread that loads a plug-in loads this and not the
+ * library.
  */
+export { addUp, addDown, subUp, subDown, mulUp, mulDown, divUp, divDown, sqrtUp, sqrtDown, nextUp, nextDown } from "../math/outward-rounding.js";
 
 /** The grid keys a plug-in generator may take beside n and d (noise it always takes: a transform of any data). */
 export const PLUGIN_KEYS = ["margin", "radius", "offset", "c"] as const;
@@ -89,3 +91,77 @@ export function defineGenerator(definition: Omit<GeneratorPlugin, "kind">): Gene
   return Object.freeze({ ...definition, kind: "generator" as const, keys: Object.freeze([...keys]), required: Object.freeze([...required]) });
 }
 
+
+/** A closed interval [lo, hi] that holds an exact value (docs/bounds.md, "Rounding"). */
+export interface Interval {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * What a plug-in bound is given of one separator ŵ of one run (the planted one, then the max-margin one),
+ * in the learner's coordinates u_i = y_i (x_i, 1) (with a bias) or y_i x_i: the same quantities the built-in
+ * bounds are written with (docs/theory.md), as intervals that hold their exact values. Called only for a
+ * separator proven to separate (margin.lo > 0).
+ */
+export interface BoundContext {
+  readonly n: number;
+  /** d + 1 with a bias, d without. */
+  readonly dim: number;
+  /** The rows u_i, n × dim, row-major (read only). */
+  readonly rows: Float64Array;
+  /** ŵ (any positive scale; the bounds depend on its direction only). */
+  readonly separator: Float64Array;
+  /** The run's increment η. */
+  readonly eta: number;
+  /** ŵ(0), bias last. */
+  readonly initialWeights: Float64Array;
+  readonly zeroInit: boolean;
+  /** M = R² = max_i ‖u_i‖². */
+  readonly radiusSquared: Interval;
+  /** a = min_i ŵ·u_i (> 0). */
+  readonly margin: Interval;
+  /** S = ‖ŵ‖²; γ = a/√S. */
+  readonly normSquared: Interval;
+  /** ‖ŵ(0)‖². */
+  initNormSquared(): Interval;
+}
+
+/** A plug-in bound's name: it makes its columns' names (`planted<Name>Bound`), so letters and digits, camelCase. */
+export const PLUGIN_BOUND_NAME = /^[a-z][A-Za-z0-9]{0,39}$/;
+
+/** A bound a library user adds (docs/plugins.md): made by defineBound, loaded from its module's file. */
+export interface BoundPlugin {
+  readonly kind: "bound";
+  /** Its columns' stem: `planted<Name>Bound`, `optimal<Name>Bound` and their ratios (camelCase letters and digits). */
+  readonly name: string;
+  /** How the report and the printed table head its column. */
+  readonly title: string;
+  /**
+   * An upper bound on the run's number of updates, from one separator: a number ≥ 0 (Infinity for none
+   * finite), or null where it does not apply. Round every step upward (mulUp, divUp, …): the tables hold it as
+   * a guarantee, and a converged run whose updates exceed it shows a ratio above 1.
+   */
+  evaluate(context: BoundContext): number | null;
+}
+
+/**
+ * A plug-in bound, checked: its module's default export (or one of a list) for `plugins` in an experiment
+ * (docs/plugins.md). Throws a TypeError naming what is wrong.
+ */
+export function defineBound(definition: Omit<BoundPlugin, "kind">): BoundPlugin {
+  const fail = (what: string): never => {
+    throw new TypeError(`defineBound${typeof definition?.name === "string" ? ` (${definition.name})` : ""}: ${what}`);
+  };
+  if (definition === null || typeof definition !== "object") fail("takes an object");
+  if (typeof definition.name !== "string" || !PLUGIN_BOUND_NAME.test(definition.name)) fail("name must be letters and digits (at most 40), starting with a lower-case letter: it makes its columns' names");
+  if (typeof definition.title !== "string" || definition.title.trim() === "") fail("title must be a short text");
+  if (typeof definition.evaluate !== "function") fail("evaluate must be a function (context) => number | null");
+  return Object.freeze({ ...definition, kind: "bound" as const });
+}
+
+/** What a result folder's manifest records of a plug-in bound: its columns follow from its name. */
+export interface BoundFacts {
+  readonly name: string;
+  readonly title: string;
+}
