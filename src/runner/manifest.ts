@@ -46,6 +46,19 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
   return (manifest.resolved as Partial<Experiment>).dataVersion ?? FIRST_DATA_VERSION;
 }
 
+/**
+ * What reading a folder's runs needs of its manifest (runStreamOf): its state, its runs.parquet's digest, its
+ * plug-ins (the tables' columns). merge keeps only this of each shard's manifest once checked: 10⁵ whole
+ * manifests held through a merge took most of its memory.
+ */
+export type RunsManifest = Pick<Manifest, "status" | "runsParquet"> & { readonly resolved: Pick<Experiment, "plugins"> };
+
+/** A manifest cut to what reading its folder's runs needs (see RunsManifest). */
+export function runsManifest(manifest: Manifest): RunsManifest {
+  const { status, runsParquet, resolved } = manifest;
+  return { status, ...(runsParquet === undefined ? {} : { runsParquet }), resolved: resolved.plugins === undefined ? {} : { plugins: resolved.plugins } };
+}
+
 /** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
 export function recordedParquet(manifest: Manifest | null): boolean {
   return manifest?.options?.parquet === true;
@@ -55,7 +68,7 @@ export function recordedParquet(manifest: Manifest | null): boolean {
  * What a complete folder's runs.parquet holds (rows, bytes, SHA-256), recorded when it was written: a reader
  * checks the file against it. Null where the folder has none, or was written before 0.7.
  */
-export function recordedRunsParquet(manifest: Manifest | null): RunsParquetDigest | null {
+export function recordedRunsParquet(manifest: Pick<Manifest, "runsParquet"> | null): RunsParquetDigest | null {
   const digest = manifest?.runsParquet;
   return digest !== undefined && typeof digest.sha256 === "string" ? digest : null;
 }

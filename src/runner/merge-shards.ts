@@ -9,7 +9,7 @@ import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
-import { readManifest, recordedDataVersion, requireComplete, type Manifest } from "./manifest.js";
+import { readManifest, recordedDataVersion, requireComplete, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import type { RunStream } from "./recorded-runs.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
@@ -53,12 +53,17 @@ export async function mergeShards(
   checkResultFolder(outDir, "merge's output folder");
   if (shardDirs.length === 0) throw new InputError("merge needs the shard folders to join");
   refuseOverlap(outDir, shardDirs);
-  const manifests = shardDirs.map((dir) => readShardManifest(dir));
-  const first = manifests[0]!;
+  // Each shard's manifest is read, checked against the first and cut to what reading its runs needs: 10⁵
+  // whole manifests held through the merge were most of its memory.
+  const first = readShardManifest(shardDirs[0]!);
+  const manifests: RunsManifest[] = [];
+  let allCurrent = true;
   const count = first.shard.count;
   const byIndex = new Map<number, string>();
-  manifests.forEach((manifest, k) => {
-    const dir = shardDirs[k]!;
+  shardDirs.forEach((dir, k) => {
+    const manifest = k === 0 ? first : readShardManifest(dir);
+    manifests.push(runsManifest(manifest));
+    if (manifest.tool.version !== toolVersion().version) allCurrent = false;
     if (manifest.experiment.hash !== first.experiment.hash) {
       throw new InputError(`${dir} is a shard of a different experiment file than ${shardDirs[0]} (sha256 ${manifest.experiment.hash.slice(0, 12)}… against ${first.experiment.hash.slice(0, 12)}…)`);
     }
@@ -117,7 +122,7 @@ export async function mergeShards(
     const staging = join(outDir, `${MERGE_STAGING}${process.pid}`);
     makeFolder(staging);
     try {
-      const copyRecords = manifests.every((manifest) => manifest.tool.version === toolVersion().version);
+      const copyRecords = allCurrent;
       const parquetOnly = options.parquetOnly === true;
       const tables = { parquet: parquetOnly || options.parquet === true, parquetOnly };
       const report = await merge(staging, shardDirs, manifests, {
@@ -164,7 +169,7 @@ interface MergeSetup {
 async function merge(
   staging: string,
   shardDirs: readonly string[],
-  manifests: readonly Manifest[],
+  manifests: readonly RunsManifest[],
   { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords, tables }: MergeSetup,
 ): Promise<RunReport> {
   const text = !tables.parquetOnly;
@@ -236,7 +241,7 @@ async function mergeRows(
   sink: TableSink,
   parquet: RunsParquetWriter | null,
   shardDirs: readonly string[],
-  manifests: readonly Manifest[],
+  manifests: readonly RunsManifest[],
   plan: ReturnType<typeof planSweep>,
   copyRecords: boolean,
 ): Promise<void> {

@@ -10,7 +10,7 @@ import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import type { LineReaderOptions } from "../export/read-lines.js";
-import { findManifest, readManifest, recordedRunsParquet, type Manifest } from "./manifest.js";
+import { findManifest, readManifest, recordedRunsParquet, type Manifest, type RunsManifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { checkTableDigest, checkTables } from "./table-record.js";
@@ -91,7 +91,7 @@ export function* recordsOf(folder: string, manifest: Manifest | null = findManif
  * else, for a complete folder that keeps its runs as runs.parquet only (run --parquet-only), that file,
  * checked against its manifest. `options`: how runs.jsonl is read (see LineReaderOptions).
  */
-export function runStreamOf(folder: string, manifest: Manifest | null, options: LineReaderOptions = {}): RunStream {
+export function runStreamOf(folder: string, manifest: RunsManifest | null, options: LineReaderOptions = {}): RunStream {
   const jsonl = join(folder, OUTPUT_FILES.runsJsonl);
   if (existsSync(jsonl)) return new RecordStream(jsonl, options);
   const digest = recordedRunsParquet(manifest);
