@@ -242,7 +242,8 @@ export function closingLine(name: string, report: RunReport): string {
   const c = report.counts;
   const reused = c.reused > 0 ? ` (${c.reused} reused from before)` : "";
   return (
-    `${name}: ${c.runs} runs${reused} on ${report.threads} thread${report.threads > 1 ? "s" : ""} in ${report.wallSeconds.toFixed(1)} s: ` +
+    // A merge runs nothing (threads 0): it says how long it took only.
+    `${name}: ${c.runs} runs${reused}${report.threads > 0 ? ` on ${report.threads} thread${report.threads > 1 ? "s" : ""}` : ""} in ${report.wallSeconds.toFixed(1)} s: ` +
     `${c.converged} converged, ${c.notConverged} not converged, ${c.errors} error${c.errors === 1 ? "" : "s"}, ` +
     `${c.violatingRuns} violation${c.violatingRuns === 1 ? "" : "s"}. Results in ${report.outDir}/`
   );

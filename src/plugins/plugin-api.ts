@@ -74,9 +74,7 @@ export const PLUGIN_GENERATOR_NAME = /^[a-z][a-z0-9-]{0,39}$/;
  * experiment (docs/plugins.md). Throws a TypeError naming what is wrong.
  */
 export function defineGenerator(definition: Omit<GeneratorPlugin, "kind">): GeneratorPlugin {
-  const fail = (what: string): never => {
-    throw new TypeError(`defineGenerator${typeof definition?.name === "string" ? ` (${definition.name})` : ""}: ${what}`);
-  };
+  const fail = refusal("defineGenerator", definition);
   if (definition === null || typeof definition !== "object") fail("takes an object");
   if (typeof definition.name !== "string" || !PLUGIN_GENERATOR_NAME.test(definition.name)) fail("name must be lower-case letters, digits and '-' (at most 40), starting with a letter");
   if (typeof definition.description !== "string" || definition.description.trim() === "") fail("description must be a line of text");
@@ -150,9 +148,7 @@ export interface BoundPlugin {
  * (docs/plugins.md). Throws a TypeError naming what is wrong.
  */
 export function defineBound(definition: Omit<BoundPlugin, "kind">): BoundPlugin {
-  const fail = (what: string): never => {
-    throw new TypeError(`defineBound${typeof definition?.name === "string" ? ` (${definition.name})` : ""}: ${what}`);
-  };
+  const fail = refusal("defineBound", definition);
   if (definition === null || typeof definition !== "object") fail("takes an object");
   if (typeof definition.name !== "string" || !PLUGIN_BOUND_NAME.test(definition.name)) fail("name must be letters and digits (at most 40), starting with a lower-case letter: it makes its columns' names");
   if (typeof definition.title !== "string" || definition.title.trim() === "") fail("title must be a short text");
@@ -164,4 +160,11 @@ export function defineBound(definition: Omit<BoundPlugin, "kind">): BoundPlugin 
 export interface BoundFacts {
   readonly name: string;
   readonly title: string;
+}
+
+/** What a define… function throws for a definition it cannot take: a TypeError naming it, `defineBound (name): …`. */
+function refusal(caller: string, definition: { readonly name?: unknown } | null | undefined): (what: string) => never {
+  return (what) => {
+    throw new TypeError(`${caller}${typeof definition?.name === "string" ? ` (${definition.name})` : ""}: ${what}`);
+  };
 }
