@@ -1,8 +1,7 @@
 /**
  * A binary min-heap under a strict order `less` (a total order on the items held: ties broken by the
  * caller, so the item on top is always the one a linear scan for the least would pick). Used where a
- * scan over every shard per run would cost O(shards): the least-loaded shard of a split, the next run
- * of a k-way merge.
+ * scan over every shard per run would cost O(shards): the next run of a k-way merge.
  */
 export class MinHeap<T> {
   readonly #items: T[] = [];

@@ -10,8 +10,9 @@ import { runExperiment } from "../../src/runner/run-experiment.js";
 import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
 import type { RunRow, RunSpec } from "../../src/run/run-types.js";
 import { runLines } from "../../src/export/run-lines.js";
-import { planSweep } from "../../src/sweep/plan-sweep.js";
-import { shardRepeats, shardRuns, ShardSplit } from "../../src/sweep/shard.js";
+import { planSweep, type SweepPlan } from "../../src/sweep/plan-sweep.js";
+import type { SweepPoint } from "../../src/sweep/run-batch.js";
+import { BLOCKS_PER_SHARD, shardRepeats, shardRuns } from "../../src/sweep/shard.js";
 import { resultTables, temporaryFolder } from "../helpers.js";
 
 
@@ -26,52 +27,62 @@ const sweep = loaded(source, "c".repeat(64));
 describe("shards", () => {
   it("split the sweep by expected cost, every run in exactly one shard", () => {
     const plan = planSweep(sweep.experiment);
-    const cost = (spec: RunSpec) => estimateRunCost(spec, spec.maxEpochs);
-    const shards = [1, 2, 3, 4].map((index) => {
-      const split = new ShardSplit({ index, count: 4 });
-      return [...plan.runs()].filter((spec) => split.takes(cost(spec)));
-    });
-    expect(shards.flat().map((spec) => spec.run).sort((a, b) => a - b)).toEqual([...Array(plan.runCount).keys()]);
-    const costs = shards.map((specs) => specs.reduce((sum, spec) => sum + cost(spec), 0));
-    const heaviest = Math.max(...[...plan.runs()].map(cost));
-    // Greedy least-loaded: no shard exceeds another by more than the heaviest single run.
-    expect(Math.max(...costs) - Math.min(...costs)).toBeLessThanOrEqual(heaviest);
+    const cost = (point: SweepPoint) => estimateRunCost(point.parameters, plan.settings.maxEpochs);
+    for (const count of [1, 2, 4, 7]) {
+      const shards = Array.from({ length: count }, (_, k) => [...shardRepeats(plan, { index: k + 1, count }, cost)]);
+      expect(shards.flat().map(({ point, repeat }) => point.firstRun + repeat).sort((a, b) => a - b)).toEqual([...Array(plan.runCount).keys()]);
+      const costs = shards.map((runs) => runs.reduce((sum, { point }) => sum + cost(point), 0));
+      const heaviest = Math.max(...[...plan.points()].map(cost));
+      // Blocks of equal cost, BLOCKS_PER_SHARD a shard: no shard exceeds another by more than 2 × BLOCKS_PER_SHARD heaviest runs.
+      expect(Math.max(...costs) - Math.min(...costs)).toBeLessThanOrEqual(2 * BLOCKS_PER_SHARD * heaviest);
+    }
   });
 
-  it("split as a scan of every shard's load would (the heap picks the least load, the lowest shard on a tie)", () => {
-    // The oracle: the split as first written, a linear scan per run. Costs with many ties (equal runs of a
-    // point, and loads that meet again) and fractions whose sums round.
-    const costs = Array.from({ length: 3000 }, (_, k) => [1, 1, 1, 0.1, 0.2, 0.3, 7, 1e-3][(k * 7 + (k >> 4)) % 8]!);
-    for (const count of [1, 2, 7, 64]) {
-      const load = new Float64Array(count);
-      const scan = costs.map((cost) => {
-        let target = 0;
-        for (let k = 1; k < count; k++) if (load[k]! < load[target]!) target = k;
-        load[target]! += cost;
-        return target + 1;
-      });
-      for (const index of [1, Math.ceil(count / 2), count]) {
-        const split = new ShardSplit({ index, count });
-        expect(costs.map((cost) => split.takes(cost))).toEqual(scan.map((shard) => shard === index));
+  it("split as the blocks say, run by run: each run to the block its cost's midpoint falls in, block b to shard b mod count + 1", () => {
+    // Synthetic points: costs with many ties and fractions whose sums round, one point heavier than a block.
+    const costs = Array.from({ length: 300 }, (_, k) => [1, 1, 1, 0.1, 0.2, 0.3, 7, 1e-3, 900][(k * 7 + (k >> 4)) % 9]!);
+    for (const repeats of [1, 3, 50]) {
+      const points = costs.map((_, k) => ({ grid: 0, point: k, firstRun: k * repeats, parameters: {} }) as unknown as SweepPoint);
+      const plan = { repeats, runCount: points.length * repeats, points: () => points.values() } as unknown as SweepPlan;
+      const costOf = (point: SweepPoint) => costs[point.point]!;
+      for (const count of [1, 2, 7, 64]) {
+        // The oracle: every run walked in order, its block from its midpoint.
+        const total = costs.reduce((sum, cost) => sum + cost * repeats, 0);
+        const owner: number[] = [];
+        let start = 0;
+        for (const cost of costs) {
+          for (let r = 0; r < repeats; r++) owner.push((Math.min(count * BLOCKS_PER_SHARD - 1, Math.floor(((start + (r + 0.5) * cost) / total) * count * BLOCKS_PER_SHARD)) % count) + 1);
+          start += cost * repeats;
+        }
+        for (const index of [1, Math.ceil(count / 2), count]) {
+          const runs = [...shardRepeats(plan, { index, count }, costOf)].map(({ point, repeat }) => point.firstRun + repeat);
+          expect(runs).toEqual(owner.flatMap((shard, run) => (shard === index ? [run] : [])));
+          // shardRuns keeps the same runs as ranges from one walk; beyond its cap, none kept, the count still right.
+          const kept = shardRuns(plan, { index, count }, costOf);
+          expect(kept.count).toBe(runs.length);
+          expect(kept.ranges!.flatMap(({ point, from, to }) => Array.from({ length: to - from }, (_, k) => point.firstRun + from + k))).toEqual(runs);
+          expect(shardRuns(plan, { index, count }, costOf, 2)).toEqual({ count: runs.length, ranges: kept.ranges!.length <= 2 ? kept.ranges : null });
+        }
       }
     }
-    // shardRuns keeps a shard's runs as ranges from one walk: the same runs; beyond its cap, none kept, the count still right.
-    const plan3 = planSweep(sweep.experiment);
-    const costOf3 = (point: { parameters: Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, plan3.settings.maxEpochs);
-    for (const count of [1, 3, 40]) {
-      const walked = [...shardRepeats(plan3, { index: 1, count }, costOf3)].map(({ point, repeat }) => point.firstRun + repeat);
-      const kept = shardRuns(plan3, { index: 1, count }, costOf3);
-      expect(kept.count).toBe(walked.length);
-      expect(kept.ranges!.flatMap(({ point, from, to }) => Array.from({ length: to - from }, (_, k) => point.firstRun + from + k))).toEqual(walked);
-      expect(shardRuns(plan3, { index: 1, count }, costOf3, 2)).toEqual({ count: walked.length, ranges: kept.ranges!.length <= 2 ? kept.ranges : null });
+  });
+
+  it("plan a shard from the points and its own runs: 10⁸ runs in 10⁴ shards, each run in one", () => {
+    // 100 points of 10⁶ repeats: walking every run for every shard would be 10¹² steps.
+    const points = Array.from({ length: 100 }, (_, k) => ({ grid: 0, point: k, firstRun: k * 1e6, parameters: {} }) as unknown as SweepPoint);
+    const plan = { repeats: 1e6, runCount: 1e8, points: () => points.values() } as unknown as SweepPlan;
+    const costOf = (point: SweepPoint) => 1 + (point.point % 10);
+    const count = 10_000;
+    let runs = 0;
+    for (let index = 1; index <= count; index++) {
+      const own = shardRuns(plan, { index, count }, costOf);
+      runs += own.count;
+      // In sweep order, and a handful of ranges (BLOCKS_PER_SHARD blocks, split where a block crosses points).
+      const starts = own.ranges!.map(({ point, from }) => point.firstRun + from);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+      expect(own.ranges!.length).toBeLessThanOrEqual(2 * BLOCKS_PER_SHARD);
     }
-    // shardRepeats (a point's cost computed once) gives the runs ShardSplit gives run by run.
-    const plan = planSweep(sweep.experiment);
-    const costOf = (point: { parameters: RunSpec | Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, plan.settings.maxEpochs);
-    const split = new ShardSplit({ index: 2, count: 3 });
-    expect([...shardRepeats(plan, { index: 2, count: 3 }, costOf)].map(({ point, repeat }) => point.firstRun + repeat)).toEqual(
-      [...plan.runs()].filter((spec) => split.takes(estimateRunCost(spec, spec.maxEpochs))).map((spec) => spec.run),
-    );
+    expect(runs).toBe(1e8);
   });
 
   it("merge into tables byte-identical to an unsharded run", async () => {
