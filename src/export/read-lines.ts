@@ -15,6 +15,8 @@ export interface LineReaderOptions {
    * take turns, as a merge's do, can share one, since a chunk is decoded before the next read.
    */
   readonly buffer?: Buffer;
+  /** Where to start reading, in bytes (default 0): at the start of a line (merge reads a shard a block at a time). */
+  readonly start?: number;
 }
 
 /**
@@ -25,14 +27,16 @@ export class LineReader implements Iterable<string> {
   readonly #chunkBytes: number;
   readonly #reopen: boolean;
   readonly #buffer: Buffer | null;
+  readonly #start: number;
 
   constructor(
     readonly path: string,
-    { chunkBytes = 1 << 20, reopen = false, buffer }: LineReaderOptions = {},
+    { chunkBytes = 1 << 20, reopen = false, buffer, start = 0 }: LineReaderOptions = {},
   ) {
     this.#chunkBytes = chunkBytes;
     this.#reopen = reopen;
     this.#buffer = buffer ?? null;
+    this.#start = start;
   }
 
   *[Symbol.iterator](): Iterator<string> {
@@ -40,7 +44,7 @@ export class LineReader implements Iterable<string> {
     // The decoder keeps a character split across two chunks whole.
     const decoder = new StringDecoder("utf8");
     let rest = "";
-    let position = 0;
+    let position = this.#start;
     const fd = this.#reopen ? null : openSync(this.path, "r");
     try {
       for (;;) {

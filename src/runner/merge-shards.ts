@@ -10,7 +10,9 @@ import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
-import type { RunStream } from "./recorded-runs.js";
+import { RecordStream, type RunStream } from "./recorded-runs.js";
+import { BlockSplit } from "../sweep/shard.js";
+import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
@@ -182,7 +184,11 @@ async function merge(
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of
     // another (--allow-mixed-versions) are written as this version writes them.
-    await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text);
+    // Shards of this version hold the block split's runs (shard.ts), each a stretch of the sweep's: read one
+    // block after another, one shard at a time. Others (--allow-mixed-versions, runs kept as runs.parquet
+    // only) by a k-way merge, which needs no split but holds a record and a read chunk of every shard.
+    if (copyRecords && mergedFrom.every((dir) => existsSync(join(dir, OUTPUT_FILES.runsJsonl)))) await mergeBlocks(sink, parquet, mergedFrom, plan, text);
+    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text);
     sink.close(true);
     if (parquet !== null) {
       runsParquet = parquet.finish();
@@ -287,13 +293,7 @@ async function mergeRows(
       throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
-    const spec = expected.next().value as RunSpec;
-    const differs = differingRunKey(row, spec);
-    if (differs !== null) {
-      throw new InputError(
-        `${dir}: run ${run}'s record has ${differs} ${JSON.stringify(row[differs])} where the sweep's run ${run} has ${JSON.stringify(spec[differs])}: a record of another sweep or seed is in this shard; run the shard again`,
-      );
-    }
+    checkRecord(dir, row, expected.next().value as RunSpec);
     rows.push(row);
     if (copyRecords) records += `${head.line}\n`;
     const following = next(head.stream);
@@ -305,6 +305,70 @@ async function mergeRows(
     }
   }
   flush();
+}
+
+/**
+ * The shards' records in sweep order, block by block as the split lays them out (BlockSplit.blockRuns):
+ * each block read from its shard's runs.jsonl where the shard's last block ended (a byte offset), one
+ * shard open at a time, in reads of up to BLOCK_READ_BYTES. Memory is one block's read whatever the
+ * number of shards (a k-way merge holds a record and a chunk of every shard: 1.2 GB at 10⁵ shards), and a
+ * shard file is opened once a block (8 times a shard) plus a read a MiB, not once every few KiB. Each record
+ * is checked as mergeRows checks it: in its place, of this sweep, each run once.
+ */
+async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, byIndex: readonly string[], plan: ReturnType<typeof planSweep>, copyRecords: boolean): Promise<void> {
+  const runCount = plan.runCount;
+  const expected = plan.runs();
+  const split = new BlockSplit(plan, byIndex.length, (point) => estimateRunCost(point.parameters, plan.settings.maxEpochs));
+  const positions = byIndex.map(() => ({ offset: 0, line: 0, previousRun: -1 }));
+  const buffer = Buffer.alloc(BLOCK_READ_BYTES);
+  const streamOf = (shard: number, runs: number) =>
+    new RecordStream(join(byIndex[shard - 1]!, OUTPUT_FILES.runsJsonl), { chunkBytes: Math.min(BLOCK_READ_BYTES, Math.max(MIN_CHUNK_BYTES, runs * RECORD_BYTES)), reopen: true, buffer }, positions[shard - 1]);
+  const rows: RunRow[] = [];
+  let records = "";
+  const flush = () => {
+    parquet?.add(rows);
+    sink.writeRows(rows.splice(0), copyRecords ? records : undefined);
+    records = "";
+  };
+  let run = 0;
+  for (const block of split.blockRuns()) {
+    const dir = byIndex[block.shard - 1]!;
+    const stream = streamOf(block.shard, block.runs);
+    for (let k = 0; k < block.runs; k++, run++) {
+      if (run % 4096 === 4095) {
+        flush();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const record = copyRecords ? stream.takeLine() : ((row) => (row === null ? null : { row, line: "" }))(stream.take());
+      if (record === null || record.row.run > run) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+      if (record.row.run < run) throw new InputError(`run ${record.row.run} is in two shards (again in ${dir})`);
+      checkRecord(dir, record.row, expected.next().value as RunSpec);
+      rows.push(record.row);
+      if (copyRecords) records += `${record.line}\n`;
+    }
+    positions[block.shard - 1] = stream.position;
+  }
+  // Every shard read to its end: a record left over is a run given twice, or one the sweep does not have.
+  byIndex.forEach((dir, k) => {
+    const left = streamOf(k + 1, 1).peek();
+    if (left === null) return;
+    throw new InputError(left.run >= runCount ? `${dir} holds run ${left.run}, but the sweep has ${runCount} runs` : `run ${left.run} is in two shards (again in ${dir})`);
+  });
+  flush();
+}
+
+/** What a read of a block asks for a record (runs.jsonl holds ~1.6–2.5 KB a record), and the most it reads at a time. */
+const RECORD_BYTES = 4 << 10;
+const BLOCK_READ_BYTES = 1 << 20;
+
+/** Refuses a record that is not the sweep's run in its place (spliced from another sweep or seed, with a valid check). */
+function checkRecord(dir: string, row: RunRow, spec: RunSpec): void {
+  const differs = differingRunKey(row, spec);
+  if (differs !== null) {
+    throw new InputError(
+      `${dir}: run ${row.run}'s record has ${differs} ${JSON.stringify(row[differs])} where the sweep's run ${row.run} has ${JSON.stringify(spec[differs])}: a record of another sweep or seed is in this shard; run the shard again`,
+    );
+  }
 }
 
 /**

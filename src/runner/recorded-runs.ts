@@ -28,14 +28,34 @@ export interface RunStream {
  */
 export class RecordStream implements RunStream {
   readonly #lines: Iterator<string>;
-  #line = 0;
-  #previousRun = -1;
+  #line: number;
+  #previousRun: number;
+  /** Where the record after the last one taken starts, in bytes. */
+  #offset: number;
   /** The next record and its line, not yet taken; undefined before the first read, null at the end. */
   #head: { row: RunRow; line: string } | null | undefined;
 
-  constructor(readonly path: string, options: LineReaderOptions = {}) {
-    this.#lines = new LineReader(path, options)[Symbol.iterator]();
+  /**
+   * `from`: where a read of the file stopped before (merge reads a shard a block at a time): its byte
+   * offset (RecordStream.offset), the lines and the last run read before it, so that messages name the
+   * right line and the order is checked across the stop.
+   */
+  constructor(readonly path: string, options: LineReaderOptions = {}, from: { readonly offset: number; readonly line: number; readonly previousRun: number } = { offset: 0, line: 0, previousRun: -1 }) {
+    this.#lines = new LineReader(path, { ...options, start: from.offset })[Symbol.iterator]();
+    this.#offset = from.offset;
+    this.#line = from.line;
+    this.#previousRun = from.previousRun;
+    this.#taken = from.previousRun;
   }
+
+  /** Where the record after the last one taken starts (a RecordStream made `from` it reads on from there), and its line before it, the last run taken. */
+  get position(): { readonly offset: number; readonly line: number; readonly previousRun: number } {
+    const read = this.#head === undefined || this.#head === null ? 0 : 1;
+    return { offset: this.#offset, line: this.#line - read, previousRun: this.#taken };
+  }
+
+  /** The run of the last record taken (before any, the `from` given). */
+  #taken: number;
 
   peek(): RunRow | null {
     if (this.#head === undefined) this.#head = this.#read();
@@ -51,6 +71,10 @@ export class RecordStream implements RunStream {
     this.peek();
     const head = this.#head!;
     this.#head = undefined;
+    if (head !== null) {
+      this.#offset += Buffer.byteLength(head.line) + 1;
+      this.#taken = head.row.run;
+    }
     return head;
   }
 

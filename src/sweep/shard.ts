@@ -50,6 +50,33 @@ export class BlockSplit {
     return (block % this.count) + 1;
   }
 
+  /**
+   * Every block that holds runs, in sweep order, with its shard and its number of runs: what a merge reads
+   * from each shard in turn. O(points + blocks · log repeats).
+   */
+  *blockRuns(): Generator<{ readonly block: number; readonly shard: number; readonly runs: number }> {
+    const repeats = this.plan.repeats;
+    let start = 0;
+    let current = -1;
+    let runs = 0;
+    for (const point of this.plan.points()) {
+      const cost = this.costOf(point);
+      for (let from = 0; from < repeats; ) {
+        const block = this.blockOf(start, cost, from);
+        const to = this.#firstRepeatAfter(start, cost, block, from, repeats);
+        if (block !== current) {
+          if (runs > 0) yield { block: current, shard: this.shardOf(current), runs };
+          current = block;
+          runs = 0;
+        }
+        runs += to - from;
+        from = to;
+      }
+      start += cost * repeats;
+    }
+    if (runs > 0) yield { block: current, shard: this.shardOf(current), runs };
+  }
+
   /** The runs of shard `index` as stretches of a point's repeats, in sweep order: O(points + its stretches · log repeats). */
   *shardStretches(index: number): Generator<RunRange> {
     const repeats = this.plan.repeats;

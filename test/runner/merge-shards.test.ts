@@ -181,6 +181,32 @@ describe("shards", () => {
     expect(existsSync(join(out, "manifest.json"))).toBe(true);
   });
 
+  it("read shards block by block, and refuse a run in two shards or one the sweep does not have", async () => {
+    const folder = temporaryFolder();
+    const dirs = [1, 2, 3].map((index) => join(folder, `shard-${index}`));
+    for (const [k, dir] of dirs.entries()) await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3 } });
+    const whole = temporaryFolder();
+    await runExperiment(sweep, { threads: 1, outDir: whole });
+    await mergeShards(join(folder, "merged"), dirs);
+    expect(resultTables(join(folder, "merged"))).toEqual(resultTables(whole));
+    const lines = (dir: string) => readFileSync(join(dir, "runs.jsonl"), "utf8").trimEnd().split("\n");
+    const runOf = (line: string) => (JSON.parse(line) as RunRow).run;
+    const original = lines(dirs[1]!);
+    // A record of shard 1 (valid, signed) also in shard 2, in run order: met in shard 2's block, or left after its last.
+    const borrowed = lines(dirs[0]!).find((line) => runOf(line) > runOf(original[0]!))!;
+    const inOrder = [...original, borrowed].sort((a, b) => runOf(a) - runOf(b));
+    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${inOrder.join("\n")}\n`);
+    await expect(mergeShards(join(folder, "m1"), dirs)).rejects.toThrow(new InputError(`run ${runOf(borrowed)} is in two shards (again in ${dirs[1]})`));
+    // Shard 3 holds the sweep's last block: a record of it after shard 2's last is found once shard 2's blocks are read.
+    const later = lines(dirs[2]!).find((line) => runOf(line) > runOf(original.at(-1)!))!;
+    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${[...original, later].join("\n")}\n`);
+    await expect(mergeShards(join(folder, "m2"), dirs)).rejects.toThrow(new InputError(`run ${runOf(later)} is in two shards (again in ${dirs[1]})`));
+    // A run past the sweep's last (a shard of a larger sweep's records, re-signed).
+    const extra = runLines([{ ...(JSON.parse(original.at(-1)!) as RunRow), run: 10_000 }]).jsonl.trimEnd();
+    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${[...original, extra].join("\n")}\n`);
+    await expect(mergeShards(join(folder, "m3"), dirs)).rejects.toThrow(new InputError(`${dirs[1]} holds run 10000, but the sweep has 130 runs`));
+  });
+
   it("refuse to resume a folder as another shard", async () => {
     const dir = temporaryFolder();
     await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: 1, count: 2 } });
