@@ -65,7 +65,7 @@ export function computeBoundsWithDots(
   const scaled = withinScale(given);
   const separator = scaled === given ? given : (scaled as Float64Array);
   const { margin, a, s } = separatorMargin(data, separator, separator === given ? separatorDots : undefined);
-  if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS, extra: extraBounds.map(() => null) };
+  if (!(a.lo > 0) || !(s.lo > 0)) return { margin, bounds: NO_BOUNDS, extra: extraBounds.length === 0 ? NO_EXTRA : extraBounds.map(() => null) };
   let initNorm2: ReturnType<SeparatorContext["initNorm2"]> | undefined;
   const context: SeparatorContext = {
     data,

@@ -45,7 +45,8 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
   const analysis = analyseDataSet(
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
-    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec), ...(spec.extraBounds === undefined ? {} : { extraBounds: spec.extraBounds }) },
+    // One shape for every run's options (no spread on the run path): extraBounds undefined without plug-in bounds.
+    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec), extraBounds: spec.extraBounds },
   );
   const withBest = modes.best !== "never";
   const { updates, epochs, converged } = analysis.perceptron;
