@@ -115,15 +115,19 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   const startedAt = new Date();
   const threads = given.threads ?? availableParallelism();
   const plan = planSweep(loaded.experiment);
+  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
+  // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.
+  const own = given.shard === undefined || given.shard === null ? null : shardRuns(plan, given.shard, costOf);
+  const runsToDo = own === null ? plan.runCount : own.count;
   const batchOptions: BatchOptions = {
     targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
     // At least 16 batches a thread, even when each run is cheap: a window of 3 a thread is in flight, and an
     // interrupted sweep finishes those first (with 4 a thread, a short sweep or shard was mostly in flight
     // from the start, and a SIGTERM let it complete); the last batches also balance better. Sweeps of more
-    // than 16 × 256 runs a thread keep the 256-run cap.
-    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(plan.runCount / (threads * BATCHES_PER_THREAD)))),
+    // than 16 × 256 runs a thread keep the 256-run cap. A shard counts its own runs: cut from the sweep's
+    // count, a shard of a few hundred runs was three batches, all in flight at once, and a SIGTERM let it complete.
+    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(runsToDo / (threads * BATCHES_PER_THREAD)))),
   };
-  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
   const outDir = given.outDir ?? defaultResultFolder(loaded.experiment);
   checkResultFolder(outDir, "--out");
   const lock = lockResultFolder(outDir, "run");
@@ -161,7 +165,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
       ...(options.faults === undefined ? {} : { faults: options.faults }),
     });
     try {
-      return await sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock, dataSets });
+      return await sweep({ loaded, options, startedAt, threads, plan, own, batchOptions, costOf, outDir, previous, pool, lock, dataSets });
     } finally {
       await pool.close();
     }
@@ -178,6 +182,8 @@ interface SweepSetup {
   readonly plan: SweepPlan;
   readonly batchOptions: BatchOptions;
   readonly costOf: (point: SweepPoint) => number;
+  /** A shard's runs (shardRuns), or null for a whole sweep. */
+  readonly own: ReturnType<typeof shardRuns> | null;
   readonly outDir: string;
   /** What a resume can reuse (see prepareFolder). */
   readonly previous: Previous | null;
@@ -188,7 +194,7 @@ interface SweepSetup {
 }
 
 /** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
-async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
+async function sweep({ loaded, options, startedAt, threads, plan, own, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
   const recorded = previous === null ? null : new RecordedRuns(previous.path);
   const reusable = (row: RunRow, spec: RunSpec) =>
@@ -198,8 +204,6 @@ async function sweep({ loaded, options, startedAt, threads, plan, batchOptions, 
   const busyAtStart = performance.eventLoopUtilization();
   const cpuAtStart = mainThreadCpuSeconds();
   const shard = options.shard ?? null;
-  // A shard walks the sweep's split once to count its runs, and keeps them (as ranges) to run them.
-  const own = shard === null ? null : shardRuns(plan, shard, costOf);
   const runCount = own === null ? plan.runCount : own.count;
   const tool = toolInfo(); // asks git three times: once for both manifests
   const manifest = (status: Manifest["status"], extra: Record<string, unknown>) => {

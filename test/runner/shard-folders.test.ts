@@ -26,6 +26,17 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("a shard's folder", () => {
+  it("is cut into batches by its own runs, so that an interruption stops it part way (not only the sweep's few batches, all in flight)", async () => {
+    // 2000 runs; shard 1 of 8 holds about 250. Cut from the sweep's count, its batches were 125 runs: two, in
+    // flight from the start, and an abort after the first run let it complete.
+    const sweep = experimentFromObject({ name: "cut", seed: 2, repeats: 200, optimal: false, grid: { n: 20, d: 2, margin: [0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28] } });
+    const controller = new AbortController();
+    const outDir = join(folder, "cut-shard");
+    const report = await runExperiment(sweep, { outDir, threads: 1, shard: { index: 1, count: 8 }, signal: controller.signal, onProgress: (done) => done > 0 && controller.abort() });
+    expect(report.outcome).toBe("interrupted");
+    expect(report.counts.recorded).toBeLessThan(report.counts.runs / 2);
+  });
+
   it("summarises its own runs: shard 1/1 to the whole sweep's summary.json, and n shards counting every run once", async () => {
     const only = join(folder, "shard-1-of-1");
     await runExperiment(loaded, { outDir: only, threads: 1, shard: { index: 1, count: 1 } });
