@@ -271,18 +271,8 @@ async function mergeRows(
     const first = next(stream);
     if (first !== null) heads.push({ stream, dir, ...first });
   }
-  const rows: RunRow[] = [];
-  let records = "";
-  const flush = () => {
-    parquet?.add(rows);
-    sink.writeRows(rows.splice(0), copyRecords ? records : undefined);
-    records = "";
-  };
+  const out = new MergedRows(sink, parquet, copyRecords);
   for (let run = 0; ; run++) {
-    if (run % 4096 === 4095) {
-      flush();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
     const head = heads.peek();
     if (head === undefined) {
       if (run < runCount) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
@@ -294,8 +284,7 @@ async function mergeRows(
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
     checkRecord(dir, row, expected.next().value as RunSpec);
-    rows.push(row);
-    if (copyRecords) records += `${head.line}\n`;
+    const full = out.add(row, head.line);
     const following = next(head.stream);
     if (following === null) heads.pop();
     else {
@@ -303,9 +292,48 @@ async function mergeRows(
       head.line = following.line;
       heads.replaceTop(head);
     }
+    if (full) await out.yieldTurn();
   }
-  flush();
+  out.flush();
 }
+
+/**
+ * Where a merge's records go, in sweep order: runs.parquet and the tables (through the sink) a few thousand
+ * at a time, with the records' lines where they are copied as they are; between two writes the event loop
+ * gets a turn (the lock stays fresh).
+ */
+class MergedRows {
+  readonly #rows: RunRow[] = [];
+  #records = "";
+
+  constructor(
+    readonly sink: TableSink,
+    readonly parquet: RunsParquetWriter | null,
+    readonly copyRecords: boolean,
+  ) {}
+
+  /** Adds a record; true when the rows were written (then await yieldTurn). */
+  add(row: RunRow, line: string): boolean {
+    this.#rows.push(row);
+    if (this.copyRecords) this.#records += `${line}\n`;
+    if (this.#rows.length < MERGED_ROWS) return false;
+    this.flush();
+    return true;
+  }
+
+  flush(): void {
+    this.parquet?.add(this.#rows);
+    this.sink.writeRows(this.#rows.splice(0), this.copyRecords ? this.#records : undefined);
+    this.#records = "";
+  }
+
+  yieldTurn(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Records a merge writes at a time. */
+const MERGED_ROWS = 4096;
 
 /**
  * The shards' records in sweep order, block by block as the split lays them out (BlockSplit.blockRuns):
@@ -323,28 +351,17 @@ async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, b
   const buffer = Buffer.alloc(BLOCK_READ_BYTES);
   const streamOf = (shard: number, runs: number) =>
     new RecordStream(join(byIndex[shard - 1]!, OUTPUT_FILES.runsJsonl), { chunkBytes: Math.min(BLOCK_READ_BYTES, Math.max(MIN_CHUNK_BYTES, runs * RECORD_BYTES)), reopen: true, buffer }, positions[shard - 1]);
-  const rows: RunRow[] = [];
-  let records = "";
-  const flush = () => {
-    parquet?.add(rows);
-    sink.writeRows(rows.splice(0), copyRecords ? records : undefined);
-    records = "";
-  };
+  const out = new MergedRows(sink, parquet, copyRecords);
   let run = 0;
   for (const block of split.blockRuns()) {
     const dir = byIndex[block.shard - 1]!;
     const stream = streamOf(block.shard, block.runs);
     for (let k = 0; k < block.runs; k++, run++) {
-      if (run % 4096 === 4095) {
-        flush();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
       const record = copyRecords ? stream.takeLine() : ((row) => (row === null ? null : { row, line: "" }))(stream.take());
       if (record === null || record.row.run > run) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
       if (record.row.run < run) throw new InputError(`run ${record.row.run} is in two shards (again in ${dir})`);
       checkRecord(dir, record.row, expected.next().value as RunSpec);
-      rows.push(record.row);
-      if (copyRecords) records += `${record.line}\n`;
+      if (out.add(record.row, record.line)) await out.yieldTurn();
     }
     positions[block.shard - 1] = stream.position;
   }
@@ -354,7 +371,7 @@ async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, b
     if (left === null) return;
     throw new InputError(left.run >= runCount ? `${dir} holds run ${left.run}, but the sweep has ${runCount} runs` : `run ${left.run} is in two shards (again in ${dir})`);
   });
-  flush();
+  out.flush();
 }
 
 /** What a read of a block asks for a record (runs.jsonl holds ~1.6–2.5 KB a record), and the most it reads at a time. */
