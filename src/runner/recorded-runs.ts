@@ -40,22 +40,29 @@ export class RecordStream implements RunStream {
    * offset (RecordStream.offset), the lines and the last run read before it, so that messages name the
    * right line and the order is checked across the stop.
    */
-  constructor(readonly path: string, options: LineReaderOptions = {}, from: { readonly offset: number; readonly line: number; readonly previousRun: number } = { offset: 0, line: 0, previousRun: -1 }) {
-    this.#lines = new LineReader(path, { ...options, start: from.offset })[Symbol.iterator]();
-    this.#offset = from.offset;
-    this.#line = from.line;
-    this.#previousRun = from.previousRun;
-    this.#taken = from.previousRun;
+  constructor(readonly path: string, options: LineReaderOptions = {}, from?: { readonly offset: number; readonly line: number; readonly previousRun: number }) {
+    this.#lines = new LineReader(path, { ...options, start: from?.offset ?? 0 })[Symbol.iterator]();
+    // Offsets are counted (a UTF-8 length a record) only for a reader that reads on from a stop, as merge's do.
+    this.#counting = from !== undefined;
+    this.#offset = from?.offset ?? 0;
+    this.#line = from?.line ?? 0;
+    this.#previousRun = from?.previousRun ?? -1;
+    this.#taken = this.#previousRun;
   }
 
-  /** Where the record after the last one taken starts (a RecordStream made `from` it reads on from there), and its line before it, the last run taken. */
+  /**
+   * Where the record after the last one taken starts (a RecordStream made `from` it reads on from there), the
+   * lines before it, the last run taken. Only for a stream made `from` a position (merge's, from the start: 0).
+   */
   get position(): { readonly offset: number; readonly line: number; readonly previousRun: number } {
+    if (!this.#counting) throw new Error("a RecordStream counts its position only when made from one (a bug)");
     const read = this.#head === undefined || this.#head === null ? 0 : 1;
     return { offset: this.#offset, line: this.#line - read, previousRun: this.#taken };
   }
 
   /** The run of the last record taken (before any, the `from` given). */
   #taken: number;
+  readonly #counting: boolean;
 
   peek(): RunRow | null {
     if (this.#head === undefined) this.#head = this.#read();
@@ -71,7 +78,7 @@ export class RecordStream implements RunStream {
     this.peek();
     const head = this.#head!;
     this.#head = undefined;
-    if (head !== null) {
+    if (head !== null && this.#counting) {
       this.#offset += Buffer.byteLength(head.line) + 1;
       this.#taken = head.row.run;
     }
