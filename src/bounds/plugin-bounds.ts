@@ -18,11 +18,6 @@ export function registerBound(facts: BoundFacts, plugin: BoundPlugin | null, ori
   if (known === undefined || (plugin !== null && known.plugin === null)) BOUNDS.set(facts.name, { facts, plugin, origin });
 }
 
-/** A plug-in bound's facts, or undefined for a name no plug-in registered here. */
-export function findBound(name: string): BoundFacts | undefined {
-  return BOUNDS.get(name)?.facts;
-}
-
 /**
  * The plug-in bounds `names` for one separator (null where one does not apply): each its module's
  * evaluate, given the separator's quantities as intervals. Throws, naming the bound, on what is no bound

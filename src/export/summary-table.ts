@@ -2,7 +2,7 @@ import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
-import { capitalised } from "../bounds/bound-choice.js";
+import { tableLayout } from "./table-layout.js";
 
 /** The separator bounds' names, in column order. */
 const PLOTTED = SEPARATOR_BOUNDS.map((bound) => bound.name);
@@ -43,7 +43,8 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, p
     format(row.updates.median),
     ...SEPARATORS.flatMap((separator) => PLOTTED.map((name) => format(row[boundColumn(separator, name)].median))),
     format(row.bestBound.median),
-    ...pluginBounds.flatMap((name) => SEPARATORS.map((separator) => format((row as unknown as Record<string, { median: number | null } | undefined>)[`${separator}${capitalised(name)}Bound`]?.median ?? null))),
+    // Each plug-in bound's planted and max-margin columns, as the tables name them (table-layout.ts).
+    ...tableLayout(pluginBounds).extraBoundColumns.map((column) => format((row as unknown as Record<string, { median: number | null } | undefined>)[column]?.median ?? null)),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   const line = (cells: readonly string[]) =>

@@ -1,8 +1,8 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
-import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
-import { capitalised } from "../bounds/bound-choice.js";
+import { beyondSeparable } from "../run/run-types.js";
+import { tableLayout } from "../export/table-layout.js";
 import type { Statistics } from "../aggregate/summary-types.js";
 import type { BoundFacts } from "../plugins/plugin-api.js";
 
@@ -25,15 +25,18 @@ export function reportColumns(summary: readonly SummaryRow[], pluginBounds: read
  * and the largest ratio of a converged run's updates to it, which is above 1 where the bound failed.
  */
 function pluginBoundColumns(bounds: readonly BoundFacts[]): ReportColumn[] {
-  return bounds.flatMap(({ name, title }) => {
-    const [planted, optimal] = SEPARATORS.map((separator) => `${separator}${capitalised(name)}`);
-    const cell = (row: SummaryRow, column: string) => (row as unknown as Record<string, Partial<Statistics> | undefined>)[column];
+  // The columns' names as the tables have them (table-layout.ts): each bound's planted and max-margin one.
+  const { extraBoundColumns, extraRatioColumns } = tableLayout(bounds.map((bound) => bound.name));
+  const cell = (row: SummaryRow, column: string) => (row as unknown as Record<string, Partial<Statistics> | undefined>)[column];
+  return bounds.flatMap(({ title }, k) => {
+    const [planted, optimal] = [extraBoundColumns[2 * k]!, extraBoundColumns[2 * k + 1]!];
+    const ratios = [extraRatioColumns[2 * k]!, extraRatioColumns[2 * k + 1]!];
     return [
-      { title: `${title} (plug-in)`, value: (row: SummaryRow) => number(cell(row, `${planted}Bound`)?.median ?? null) },
-      { title: `${title}* (plug-in)`, value: (row: SummaryRow) => number(cell(row, `${optimal}Bound`)?.median ?? null) },
+      { title: `${title} (plug-in)`, value: (row: SummaryRow) => number(cell(row, planted)?.median ?? null) },
+      { title: `${title}* (plug-in)`, value: (row: SummaryRow) => number(cell(row, optimal)?.median ?? null) },
       {
         title: `updates / ${title} (max)`,
-        value: (row: SummaryRow) => number([cell(row, `${planted}Ratio`)?.max ?? null, cell(row, `${optimal}Ratio`)?.max ?? null].reduce<number | null>((a, b) => (a === null ? b : b === null ? a : Math.max(a, b)), null)),
+        value: (row: SummaryRow) => number(ratios.map((ratio) => cell(row, ratio)?.max ?? null).reduce<number | null>((a, b) => (a === null ? b : b === null ? a : Math.max(a, b)), null)),
       },
     ];
   });

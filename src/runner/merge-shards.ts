@@ -12,7 +12,7 @@ import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
 import { BlockSplit } from "../sweep/shard.js";
-import { estimateRunCost } from "../sweep/estimate-run-cost.js";
+import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
@@ -346,7 +346,7 @@ const MERGED_ROWS = 4096;
 async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, byIndex: readonly string[], plan: ReturnType<typeof planSweep>, copyRecords: boolean): Promise<void> {
   const runCount = plan.runCount;
   const expected = plan.runs();
-  const split = new BlockSplit(plan, byIndex.length, (point) => estimateRunCost(point.parameters, plan.settings.maxEpochs));
+  const split = new BlockSplit(plan, byIndex.length, pointCostOf(plan.settings.maxEpochs));
   const positions = byIndex.map(() => ({ offset: 0, line: 0, previousRun: -1 }));
   const buffer = Buffer.alloc(BLOCK_READ_BYTES);
   const streamOf = (shard: number, runs: number) =>

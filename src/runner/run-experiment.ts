@@ -18,7 +18,7 @@ import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import type { TestFaults } from "../pool/test-faults.js";
 import { differingRunKey, type RunRow, type RunSpec } from "../run/run-types.js";
-import { estimateRunCost } from "../sweep/estimate-run-cost.js";
+import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
@@ -115,7 +115,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   const startedAt = new Date();
   const threads = given.threads ?? availableParallelism();
   const plan = planSweep(loaded.experiment);
-  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, loaded.experiment.maxEpochs);
+  const costOf = pointCostOf(loaded.experiment.maxEpochs);
   // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.
   const own = given.shard === undefined || given.shard === null ? null : shardRuns(plan, given.shard, costOf);
   const runsToDo = own === null ? plan.runCount : own.count;

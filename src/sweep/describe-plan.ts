@@ -2,7 +2,7 @@ import { BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, type BoundKey, t
 import { beyondSeparable } from "../run/run-types.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { Experiment, Grid } from "../experiment/experiment.js";
-import { estimateRunCost } from "./estimate-run-cost.js";
+import { pointCostOf } from "./estimate-run-cost.js";
 import { identicalRepeatPoints, planSweep, type SkippedPoints } from "./plan-sweep.js";
 import type { SweepPoint } from "./run-batch.js";
 import { shardRepeats, type Shard } from "./shard.js";
@@ -54,7 +54,7 @@ export interface PlanDescription {
  */
 export function describePlan(experiment: Experiment, shard: Shard | null = null, onRuns?: (point: SweepPoint, runs: number) => void): PlanDescription {
   const plan = planSweep(experiment);
-  const costOf = (point: SweepPoint) => estimateRunCost(point.parameters, experiment.maxEpochs);
+  const costOf = pointCostOf(experiment.maxEpochs);
   let shardRuns = 0;
   let multiplyAdds = 0;
   let maxMultiplyAdds = 0;
