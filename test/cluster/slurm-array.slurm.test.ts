@@ -150,6 +150,10 @@ describe.skipIf(reason !== null)("a Slurm job array (real slurmctld and slurmd)"
     expect(readFileSync(join(work, "shards", "1", "manifest.json"), "utf8")).toContain('"status": "interrupted"');
     const jobId = /JobId=(\d+)/.exec(slurmCommand("scontrol", ["show", "job", `${shardJob}_1`]))![1]!;
     await waitUntil(() => spawnSync("pgrep", ["-f", `slurmstepd: \\[${jobId}\\.`]).status === 1 && spawnSync("pgrep", ["-f", join(work, "shards", "1")]).status === 1);
+    // The requeue revoked the first start's job credential, and slurmd compares a credential's creation with the
+    // revocation in whole seconds: a start within the same second is killed ("Job credential revoked", seen
+    // under load: the task then failed at once). Two seconds after it, as Slurm's own begin-time delay does at length.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     slurmCommand("scontrol", ["update", `JobId=${shardJob}_1`, "StartTime=now"]);
     // The merge job waited through the requeue (afterany), and merged once the task had resumed and completed.
     await waitUntil(() => queued([shardJob, mergeJob]).length === 0);
