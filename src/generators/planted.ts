@@ -6,6 +6,7 @@ import type { Uniform } from "../random/seeded-random.js";
 import type { DataSet } from "./data-set.js";
 import type { GeneratorEntry, GridProblem } from "./generator-entry.js";
 import { plantedRows, type PlantedRows } from "./planted-rows.js";
+import { plantedDrawWasm } from "./planted-draw.js";
 import { beyondSeparable } from "../run/run-types.js";
 import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
 import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
@@ -118,9 +119,12 @@ function placeVersion1(params: PlantedParameters, { uniform, normal }: Draws, x:
  * two more normals a row (2n), then row by row its label (a uniform, not for the pair) and its distance
  * (a uniform, not for the pair). With d = 1 there are no normals after w.
  */
-function placeVersion2(params: PlantedParameters, { uniform, normal }: Draws, x: Float64Array): DataSet {
+function placeVersion2(params: PlantedParameters, { uniform, normal, generator }: Draws, x: Float64Array): DataSet {
   const { n, d, margin: gamma, radius: r, offset: b } = params;
   const overlap = params.overlap ?? 0;
+  // The same draws and points in the WebAssembly module, where it runs (planted-draw.ts).
+  const drawn = generator === undefined ? null : plantedDrawWasm(generator, x, n, d, gamma, r, b, overlap);
+  if (drawn !== null) return { n, d, x, y: drawn.y, planted: { w: drawn.w, b } };
   const w = randomUnitVector(d, normal);
   const v0 = smallFloat64Array(d);
   if (d >= 2) orthogonalUnitVector(w, normal, v0);

@@ -15,7 +15,7 @@ import { chosenKernel } from "./kernel-choice.js";
 /** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
 export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
 
-/** The module's exports: the epochs, and the row passes of assembly/planted-rows.ts and assembly/row-passes.ts. */
+/** The module's exports: the epochs, the row passes of assembly/planted-rows.ts and assembly/row-passes.ts, the planted data set of assembly/planted-draw.ts (with fdlibm's exp and log, exported for the tests). */
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
@@ -26,6 +26,10 @@ export interface KernelExports {
   rowDots(n: number, dim: number, u: number, w: number, out: number, start: number): void;
   rowDotsAndAbsolutes(n: number, dim: number, u: number, w: number, dots: number, absolutes: number): void;
   learnerRows(n: number, d: number, dim: number, x: number, y: number, u: number, squares: number): void;
+  plantedDraw(n: number, d: number, gamma: number, radius: number, offset: number, overlap: number, state: number, x: number, w: number, v0: number, y: number, scratch: number): void;
+  zigguratTables(): number;
+  fdlibmExp(x: number): number;
+  fdlibmLog(x: number): number;
 }
 
 const PAGE = 65536;

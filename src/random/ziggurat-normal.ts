@@ -45,6 +45,9 @@ const X2 = new Float64Array(LAYERS + 1);
 /** The layer table, for the tests. */
 export const ZIGGURAT_EDGES: Readonly<Float64Array> = X;
 
+/** The three tables (X, INNER, X2), for the WebAssembly generator (generators/planted-draw.ts), which holds a copy. */
+export const ZIGGURAT_TABLES: readonly Readonly<Float64Array>[] = [X, INNER, X2];
+
 export class ZigguratNormal {
   constructor(private readonly rng: Xoshiro128) {}
 

@@ -23,6 +23,8 @@
 // The planted generator's row pass and the bounds' row passes share this module, its memory and its loader.
 export { rowDotsAndSquares, placeRows } from "./planted-rows";
 export { rowDots, rowDotsAndAbsolutes, learnerRows } from "./row-passes";
+export { plantedDraw, zigguratTables } from "./planted-draw";
+export { fdlibmExp, fdlibmLog } from "./fdlibm";
 
 /** The first byte the caller may use. */
 export function heapBase(): usize {
