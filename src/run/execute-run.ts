@@ -93,7 +93,6 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
     bestRatio: ratio(updates, converged, best),
     plantedFreundSchapireRatio: anyRunRatio(updates, plantedFs),
     tightestFreundSchapireRatio: anyRunRatio(updates, tightestFs),
-    ...factorFields(analysis.aPosteriori?.factors ?? null),
     plantedMistakeSetBound: mistakeSet[0],
     optimalMistakeSetBound: mistakeSet[1],
     tightestMistakeSetBound: mistakeSet[2],
@@ -106,7 +105,7 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
       [tightestHu, tightestOptimised, plantedFs, tightestFs, ...mistakeSet].filter((bound) => exceeds(updates, bound)).length +
       missed,
     nonFinite: null,
-  });
+  }, factorFields(analysis.aPosteriori?.factors ?? null));
   if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) addPluginBounds(row, tableLayout(spec.extraBounds), updates, converged, analysis.planted?.extra ?? null, analysis.optimal?.extra ?? null);
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
@@ -141,47 +140,51 @@ function withoutBest(bounds: BoundSet | null, withBest: boolean): BoundSet | nul
   return bounds === null || withBest ? bounds : { ...bounds, best: null };
 }
 
-type RowHead = Pick<
-  RunRow,
-  | "status"
-  | "error"
-  | "converged"
-  | "updates"
-  | "epochs"
-  | "firstEpochMistakes"
-  | "lastEpochMistakes"
-  | "finalErrors"
-  | "pocketErrors"
-  | "expectedUpdates"
-  | "learnerRadius"
-  | "separable"
-  | "wrongSide"
-  | "plantedMargin"
-  | "optimalStatus"
-  | "optimalMargin"
->;
-type RowTail = Pick<
-  RunRow,
-  | "tightestHuBound"
-  | "tightestOptimisedBound"
-  | "bestBound"
-  | "plantedFreundSchapireBound"
-  | "tightestFreundSchapireBound"
-  | "tightestHuRatio"
-  | "tightestOptimisedRatio"
-  | "bestRatio"
-  | "plantedFreundSchapireRatio"
-  | "tightestFreundSchapireRatio"
-  | FactorColumn
-  | "plantedMistakeSetBound"
-  | "optimalMistakeSetBound"
-  | "tightestMistakeSetBound"
-  | "plantedMistakeSetRatio"
-  | "optimalMistakeSetRatio"
-  | "tightestMistakeSetRatio"
-  | "violations"
-  | "nonFinite"
->;
+/** The run's own fields after its identity, in the row's order. */
+const HEAD_KEYS = [
+  "status",
+  "error",
+  "converged",
+  "updates",
+  "epochs",
+  "firstEpochMistakes",
+  "lastEpochMistakes",
+  "finalErrors",
+  "pocketErrors",
+  "expectedUpdates",
+  "learnerRadius",
+  "separable",
+  "wrongSide",
+  "plantedMargin",
+  "optimalStatus",
+  "optimalMargin",
+] as const satisfies readonly (keyof RunRow)[];
+
+/** The fields after the separator bounds and their ratios, in the row's order. */
+const TAIL_KEYS = [
+  "tightestHuBound",
+  "tightestOptimisedBound",
+  "bestBound",
+  "plantedFreundSchapireBound",
+  "tightestFreundSchapireBound",
+  "tightestHuRatio",
+  "tightestOptimisedRatio",
+  "bestRatio",
+  "plantedFreundSchapireRatio",
+  "tightestFreundSchapireRatio",
+  ...FACTOR_COLUMNS,
+  "plantedMistakeSetBound",
+  "optimalMistakeSetBound",
+  "tightestMistakeSetBound",
+  "plantedMistakeSetRatio",
+  "optimalMistakeSetRatio",
+  "tightestMistakeSetRatio",
+  "violations",
+  "nonFinite",
+] as const satisfies readonly (keyof RunRow)[];
+
+type RowHead = Pick<RunRow, (typeof HEAD_KEYS)[number]>;
+type RowTail = Pick<RunRow, Exclude<(typeof TAIL_KEYS)[number], FactorColumn>>;
 
 /** The factor columns of a run (null where `factors` is not listed, or a separator has none). */
 function factorFields(factors: APosteriori["factors"]): Record<FactorColumn, number | null> {
@@ -199,36 +202,50 @@ function factorFields(factors: APosteriori["factors"]): Record<FactorColumn, num
 const NO_FACTORS = Object.fromEntries(FACTOR_COLUMNS.map((column) => [column, null])) as Record<FactorColumn, number | null>;
 
 /**
- * Every column of a row, null, in the order assembleRow writes them: taken from the first row assembled.
- * Each later row starts as a copy of it and only overwrites its fields. Added one by one to an empty
- * object, V8 keeps a row of 51 fields as a dictionary, slower to fill and to read (for the lines, the
- * digest, the check for non-finite numbers): a small run (n 100, d 10) with its lines took ~135 µs
- * instead of ~127, a tiny one (n 20, d 2) ~47 instead of ~38.
+ * A row in column order: the spec's identity, `head`, every separator bound, every ratio, `tail` (its
+ * factor columns from `factors`). One object literal written out once from the key lists (as ENCODE_ROW in
+ * binary-rows.ts is from the columns): filled field by field through names known only at run time (a spread
+ * of a null row, then `row[name] = …` a column), a small run's row took ~3 µs of its ~37, most of it in
+ * lookups by key; a literal of known names makes the row's shape once.
  */
-let rowShape: Record<string, null> | null = null;
+function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: RowTail, factors: Record<FactorColumn, number | null>): RunRow {
+  return ASSEMBLE_ROW(spec, head, bounds, tail, factors, ratio);
+}
 
-/**
- * A row in column order: the spec's identity, `head`, every bound, every ratio, `tail`. Written field by
- * field into one object (no spread of intermediate records): a sweep builds one per run.
- */
-function assembleRow(spec: RunSpec, head: RowHead, bounds: BySeparator, tail: RowTail): RunRow {
-  const row: Record<string, unknown> = rowShape === null ? {} : { ...rowShape };
-  for (const key of RUN_KEYS) row[key] = spec[key];
-  for (const key in head) row[key] = head[key as keyof RowHead];
-  const updates = head.updates ?? 0;
-  const converged = head.converged === true;
+type RowAssembler = (
+  spec: RunSpec,
+  head: RowHead,
+  bounds: BySeparator,
+  tail: RowTail,
+  factors: Record<FactorColumn, number | null>,
+  ratioOf: typeof ratio,
+) => RunRow;
+
+const ASSEMBLE_ROW = (() => {
+  const name = JSON.stringify;
+  const boundValues: string[] = [];
+  const fields: string[] = [...RUN_KEYS.map((key) => `${name(key)}: spec[${name(key)}]`), ...HEAD_KEYS.map((key) => `${name(key)}: head[${name(key)}]`)];
   let column = 0;
   for (const separator of SEPARATORS) {
-    for (const name of BOUND_NAMES) row[BOUND_COLUMNS[column++]!] = bounds[separator]?.[name] ?? null;
+    for (const bound of BOUND_NAMES) {
+      boundValues.push(`const b${column} = bounds[${name(separator)}] === null ? null : (bounds[${name(separator)}][${name(bound)}] ?? null);`);
+      fields.push(`${name(BOUND_COLUMNS[column]!)}: b${column}`);
+      column++;
+    }
   }
-  column = 0;
-  for (const separator of SEPARATORS) {
-    for (const name of BOUND_NAMES) row[RATIO_COLUMNS[column++]!] = ratio(updates, converged, bounds[separator]?.[name] ?? null);
-  }
-  for (const key in tail) row[key] = tail[key as keyof RowTail];
-  rowShape ??= Object.fromEntries(Object.keys(row).map((key) => [key, null]));
-  return row as unknown as RunRow;
-}
+  for (let k = 0; k < column; k++) fields.push(`${name(RATIO_COLUMNS[k]!)}: ratioOf(updates, converged, b${k})`);
+  const factorColumns: readonly string[] = FACTOR_COLUMNS;
+  for (const key of TAIL_KEYS) fields.push(`${name(key)}: ${factorColumns.includes(key) ? "factors" : "tail"}[${name(key)}]`);
+  return new Function(
+    "spec",
+    "head",
+    "bounds",
+    "tail",
+    "factors",
+    "ratioOf",
+    ["const updates = head.updates ?? 0;", "const converged = head.converged === true;", ...boundValues, `return { ${fields.join(", ")} };`].join("\n"),
+  ) as RowAssembler;
+})();
 
 /**
  * Whether a run contradicts docs/theory.md's exact count: a converged run must make exactly the expected
@@ -288,7 +305,6 @@ function errorRowOf(spec: RunSpec, message: string): RunRow {
     bestRatio: null,
     plantedFreundSchapireRatio: null,
     tightestFreundSchapireRatio: null,
-    ...factorFields(null),
     plantedMistakeSetBound: null,
     optimalMistakeSetBound: null,
     tightestMistakeSetBound: null,
@@ -297,7 +313,7 @@ function errorRowOf(spec: RunSpec, message: string): RunRow {
     tightestMistakeSetRatio: null,
     violations: null,
     nonFinite: null,
-  });
+  }, NO_FACTORS);
 }
 
 const NO_BOUNDS = { planted: null, optimal: null } as const;
