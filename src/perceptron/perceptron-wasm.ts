@@ -15,14 +15,12 @@ import { chosenKernel } from "./kernel-choice.js";
 /** Where the build writes the kernel: dist/wasm, two folders up from both src/perceptron and dist/perceptron. */
 export const WASM_KERNEL_URL = new URL("../../dist/wasm/perceptron-epoch.wasm", import.meta.url);
 
-/** The module's exports: the epochs, the row passes of assembly/planted-rows.ts and assembly/row-passes.ts, the planted data set of assembly/planted-draw.ts (with fdlibm's exp and log, exported for the tests). */
+/** The module's exports: the epochs, the row passes of assembly/row-passes.ts, the planted data set of assembly/planted-draw.ts (with fdlibm's exp and log, exported for the tests). */
 export interface KernelExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   epochPairs(n: number, dim: number, u: number, w: number, order: number, eta: number, counts: number): number;
   epochQuads(n: number, dim: number, u: number, w: number, order: number, eta: number, counts: number): number;
-  rowDotsAndSquares(n: number, dim: number, x: number, w: number, dots: number, squares: number): void;
-  placeRows(n: number, dim: number, x: number, w: number, bases: number, scales: number): void;
   rowDots(n: number, dim: number, u: number, w: number, out: number, start: number): void;
   rowDotsAndAbsolutes(n: number, dim: number, u: number, w: number, dots: number, absolutes: number): void;
   learnerRows(n: number, d: number, dim: number, x: number, y: number, u: number, squares: number): void;
@@ -58,7 +56,7 @@ function loadKernel(): KernelExports | null {
   return kernel;
 }
 
-/** The module for the row passes (planted-rows.ts, learner-coordinates.ts, row-dots.ts): null where PERCEPTRON_LAB_KERNEL=typescript or it cannot load. */
+/** The module for the planted draw and the row passes (planted-draw.ts, learner-coordinates.ts, row-passes.ts): null where PERCEPTRON_LAB_KERNEL=typescript or it cannot load. */
 export function rowPassKernel(): KernelExports | null {
   return chosenKernel() === "wasm" ? loadKernel() : null;
 }

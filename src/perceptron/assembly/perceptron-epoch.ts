@@ -20,8 +20,7 @@
 // epoch, or −(mistakes + 1) when a dot product was NaN (float64 overflow, ∞ − ∞), with ŵ as it stood
 // before that point: the caller reports the overflow as the reference does.
 
-// The planted generator's row pass and the bounds' row passes share this module, its memory and its loader.
-export { rowDotsAndSquares, placeRows } from "./planted-rows";
+// The planted generator's data set and the bounds' row passes share this module, its memory and its loader.
 export { rowDots, rowDotsAndAbsolutes, learnerRows } from "./row-passes";
 export { plantedDraw, zigguratTables } from "./planted-draw";
 export { fdlibmExp, fdlibmLog } from "./fdlibm";

@@ -1,13 +1,11 @@
-// AssemblyScript, compiled into the same module as the perceptron's epochs (perceptron-epoch.ts exports
-// these); used by ../../generators/planted-rows.ts.
+// AssemblyScript, compiled into the same module as the perceptron's epochs; used by planted-draw.ts.
 //
-// The row pass of data version 2's planted generator (docs/theory.md, "Data versions"), bit-identical to the
-// TypeScript one there: every sum in the order of its row's components (rows share a SIMD register, lane
-// by lane, never the components of one sum), every x_ij = base_i·w_j + scale_i·x_ij a product, a product
-// and a sum, never fused (WebAssembly has no implicit FMA).
+// The first row pass of data versions 2 and 3's planted generator (docs/theory.md, "Data versions"),
+// bit-identical to the TypeScript one (../../generators/planted-rows.ts): every sum in the order of its row's
+// components (rows share a SIMD register, lane by lane, never the components of one sum), a product then a
+// sum, never fused (WebAssembly has no implicit FMA).
 //
-// Memory, laid out by the caller: x (n × dim f64, row-major), w (dim f64), and n f64 each for dots,
-// squares, bases and scales.
+// Memory, laid out by the caller: x (n × dim f64, row-major), w (dim f64), and n f64 each for dots and squares.
 
 /** dots[i] = Σ_j x_ij·w_j and squares[i] = Σ_j x_ij², each from 0 in the order j = 0, 1, …: four rows at a time. */
 export function rowDotsAndSquares(n: i32, dim: i32, x: usize, w: usize, dots: usize, squares: usize): void {
@@ -48,22 +46,5 @@ export function rowDotsAndSquares(n: i32, dim: i32, x: usize, w: usize, dots: us
     }
     store<f64>(dots + (<usize>i << 3), dot);
     store<f64>(squares + (<usize>i << 3), square);
-  }
-}
-
-/** x_ij = bases[i]·w_j + scales[i]·x_ij for every row i and component j (two components at a time). */
-export function placeRows(n: i32, dim: i32, x: usize, w: usize, bases: usize, scales: usize): void {
-  const bytes = <usize>dim << 3;
-  for (let i = 0; i < n; i++) {
-    const row = x + <usize>i * bytes;
-    const base = load<f64>(bases + (<usize>i << 3));
-    const scale = load<f64>(scales + (<usize>i << 3));
-    const base2 = f64x2.splat(base);
-    const scale2 = f64x2.splat(scale);
-    let j: usize = 0;
-    for (; j + 16 <= bytes; j += 16) {
-      v128.store(row + j, f64x2.add(f64x2.mul(base2, v128.load(w + j)), f64x2.mul(scale2, v128.load(row + j))));
-    }
-    if (j < bytes) store<f64>(row + j, base * load<f64>(w + j) + scale * load<f64>(row + j));
   }
 }
