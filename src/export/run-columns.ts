@@ -13,9 +13,8 @@ export const A_POSTERIORI_COLUMNS = [
   "tightestMistakeSetRatio",
 ] as const satisfies readonly (keyof RunRow)[];
 
-/** The columns of runs.csv and the keys of runs.jsonl, in order. docs/outputs.md explains each. */
-export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
-  ...RUN_KEYS,
+/** What a run came to, after its identity (RUN_KEYS): its status, counts, radius, margins. */
+export const OUTCOME_COLUMNS = [
   "status",
   "error",
   "converged",
@@ -32,18 +31,20 @@ export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
   "plantedMargin",
   "optimalStatus",
   "optimalMargin",
+] as const satisfies readonly (keyof RunRow)[];
+
+/** The bounds of the tightest separators and the noisy-data bounds, after the separator bounds; then their ratios. */
+export const OTHER_BOUND_COLUMNS = ["tightestHuBound", "tightestOptimisedBound", "bestBound", "plantedFreundSchapireBound", "tightestFreundSchapireBound"] as const satisfies readonly (keyof RunRow)[];
+export const OTHER_RATIO_COLUMNS = ["tightestHuRatio", "tightestOptimisedRatio", "bestRatio", "plantedFreundSchapireRatio", "tightestFreundSchapireRatio"] as const satisfies readonly (keyof RunRow)[];
+
+/** The columns of runs.csv and the keys of runs.jsonl, in order. docs/outputs.md explains each. */
+export const RUN_COLUMNS: readonly (keyof RunRow)[] = [
+  ...RUN_KEYS,
+  ...OUTCOME_COLUMNS,
   ...BOUND_COLUMNS,
-  "tightestHuBound",
-  "tightestOptimisedBound",
-  "bestBound",
-  "plantedFreundSchapireBound",
-  "tightestFreundSchapireBound",
+  ...OTHER_BOUND_COLUMNS,
   ...RATIO_COLUMNS,
-  "tightestHuRatio",
-  "tightestOptimisedRatio",
-  "bestRatio",
-  "plantedFreundSchapireRatio",
-  "tightestFreundSchapireRatio",
+  ...OTHER_RATIO_COLUMNS,
   ...A_POSTERIORI_COLUMNS,
   "violations",
   "nonFinite",

@@ -14,6 +14,7 @@ import { residentBytes } from "./estimate-run-memory.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
 import { tableLayout, type TableLayout } from "../export/table-layout.js";
+import { A_POSTERIORI_COLUMNS, OTHER_BOUND_COLUMNS, OTHER_RATIO_COLUMNS, OUTCOME_COLUMNS } from "../export/run-columns.js";
 import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
 
 /**
@@ -140,48 +141,9 @@ function withoutBest(bounds: BoundSet | null, withBest: boolean): BoundSet | nul
   return bounds === null || withBest ? bounds : { ...bounds, best: null };
 }
 
-/** The run's own fields after its identity, in the row's order. */
-const HEAD_KEYS = [
-  "status",
-  "error",
-  "converged",
-  "updates",
-  "epochs",
-  "firstEpochMistakes",
-  "lastEpochMistakes",
-  "finalErrors",
-  "pocketErrors",
-  "expectedUpdates",
-  "learnerRadius",
-  "separable",
-  "wrongSide",
-  "plantedMargin",
-  "optimalStatus",
-  "optimalMargin",
-] as const satisfies readonly (keyof RunRow)[];
-
-/** The fields after the separator bounds and their ratios, in the row's order. */
-const TAIL_KEYS = [
-  "tightestHuBound",
-  "tightestOptimisedBound",
-  "bestBound",
-  "plantedFreundSchapireBound",
-  "tightestFreundSchapireBound",
-  "tightestHuRatio",
-  "tightestOptimisedRatio",
-  "bestRatio",
-  "plantedFreundSchapireRatio",
-  "tightestFreundSchapireRatio",
-  ...FACTOR_COLUMNS,
-  "plantedMistakeSetBound",
-  "optimalMistakeSetBound",
-  "tightestMistakeSetBound",
-  "plantedMistakeSetRatio",
-  "optimalMistakeSetRatio",
-  "tightestMistakeSetRatio",
-  "violations",
-  "nonFinite",
-] as const satisfies readonly (keyof RunRow)[];
+/** A run's row in its own order: the identity (RUN_KEYS), HEAD_KEYS, the separator bounds, their ratios, TAIL_KEYS. */
+const HEAD_KEYS = OUTCOME_COLUMNS;
+const TAIL_KEYS = [...OTHER_BOUND_COLUMNS, ...OTHER_RATIO_COLUMNS, ...A_POSTERIORI_COLUMNS, "violations", "nonFinite"] as const satisfies readonly (keyof RunRow)[];
 
 type RowHead = Pick<RunRow, (typeof HEAD_KEYS)[number]>;
 type RowTail = Pick<RunRow, Exclude<(typeof TAIL_KEYS)[number], FactorColumn>>;
