@@ -18,7 +18,7 @@ export function estimateRunMemory(spec: Sizes): number {
  * The module's memory a run takes past its first free byte (executeRun's ResidentArrays): n·(d + dim)
  * doubles and the largest layout of a call past them, 5n + 2·dim doubles with 16 bytes of alignment for
  * each array (dim = d + 1 with a bias). The planted generator writes the points x (n·d) there, and the
- * learner's vectors u (n·dim) follow; then the generator's row pass takes four n-vectors and w, the
+ * learner's vectors u (n·dim) follow; then the generator's draw in the module takes four n-vectors, w, v₀ and the labels, the
  * learner's coordinates the labels and the squares, the epochs ŵ and the order, a bound's row pass up to
  * two n-vectors and a dim-vector. Other generators' points are copied in for the learner's coordinates,
  * past u, in the room the planted generator's x takes.
