@@ -190,7 +190,7 @@ const ASSEMBLE_ROW = (() => {
   let column = 0;
   for (const separator of SEPARATORS) {
     for (const bound of BOUND_NAMES) {
-      boundValues.push(`const b${column} = bounds[${name(separator)}] === null ? null : (bounds[${name(separator)}][${name(bound)}] ?? null);`);
+      boundValues.push(`const b${column} = bounds[${name(separator)}] == null ? null : (bounds[${name(separator)}][${name(bound)}] ?? null);`);
       fields.push(`${name(BOUND_COLUMNS[column]!)}: b${column}`);
       column++;
     }
