@@ -31,8 +31,6 @@ export function runsParquetSchema(layout: TableLayout = BUILT_IN): readonly Sche
   ];
 }
 
-export const RUNS_PARQUET_SCHEMA: readonly SchemaElement[] = runsParquetSchema();
-
 /** Rows a row group of a whole sweep's runs.parquet: a reader's unit of work. */
 export const WHOLE_ROW_GROUP = 65_536;
 /** What merge may hold of all shards' runs.parquet at a time, decoded (a row group of each), and a decoded row at most. */

@@ -8,10 +8,9 @@ import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../expor
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
-import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
-import { BlockSplit } from "../sweep/shard.js";
+import { BlockSplit, type Shard } from "../sweep/shard.js";
 import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";

@@ -30,8 +30,11 @@ export class RecordStream implements RunStream {
   readonly #lines: Iterator<string>;
   #line: number;
   #previousRun: number;
-  /** Where the record after the last one taken starts, in bytes. */
+  /** Where the record after the last one taken starts, in bytes (counted only where #counting). */
   #offset: number;
+  /** The run of the last record taken (before any, the `from` given). */
+  #taken: number;
+  readonly #counting: boolean;
   /** The next record and its line, not yet taken; undefined before the first read, null at the end. */
   #head: { row: RunRow; line: string } | null | undefined;
 
@@ -59,10 +62,6 @@ export class RecordStream implements RunStream {
     const read = this.#head === undefined || this.#head === null ? 0 : 1;
     return { offset: this.#offset, line: this.#line - read, previousRun: this.#taken };
   }
-
-  /** The run of the last record taken (before any, the `from` given). */
-  #taken: number;
-  readonly #counting: boolean;
 
   peek(): RunRow | null {
     if (this.#head === undefined) this.#head = this.#read();
