@@ -6,6 +6,7 @@ import type { SeparatorContext } from "./separator/separator-bound.js";
 import { separatorMargin, withinScale } from "./separator-margin.js";
 import { BOUND_NAMES } from "./bound-columns.js";
 import { pluginBoundValues } from "./plugin-bounds.js";
+import { allZero } from "../math/array-tests.js";
 
 /** The bounds of docs/theory.md on the number of updates k, from one separator; null where a bound does not apply. */
 export type BoundSet = Readonly<Record<SeparatorBoundName, number | null>> & {
@@ -72,7 +73,7 @@ export function computeBoundsWithDots(
     separator,
     eta,
     initialWeights,
-    zeroInit: initialWeights.every((value) => value === 0),
+    zeroInit: allZero(initialWeights),
     m,
     a,
     s,

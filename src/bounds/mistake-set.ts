@@ -3,6 +3,7 @@ import { mul, point } from "../math/interval.js";
 import { addUp, divUp, mulUp, sqrtUp, subUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import type { UpdateRounds } from "./update-rounds.js";
+import { allZero } from "../math/array-tests.js";
 
 /**
  * The a-posteriori mistake-set bound of docs/theory.md ("Mistake-set bounds"; Mohri & Rostamizadeh 2013,
@@ -40,7 +41,7 @@ export function mistakeSetBound(
   }
   const norm = mulUp(scale, sqrtUp(dotEnclosure(direction, 0, direction, 0, dim).hi));
   const squares = rounds.squares.hi;
-  if (initialWeights.every((value) => value === 0)) return addUp(hinge, mulUp(norm, sqrtUp(squares)));
+  if (allZero(initialWeights)) return addUp(hinge, mulUp(norm, sqrtUp(squares)));
   const start = dotEnclosure(initialWeights, 0, initialWeights, 0, dim).hi;
   const length = mulUp(norm, sqrtUp(addUp(start, mulUp(mulUp(eta, eta), squares))));
   const offset = mul(s, dotEnclosure(direction, 0, initialWeights, 0, dim)).lo;

@@ -4,6 +4,7 @@ import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, ty
 import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Copy } from "../math/small-arrays.js";
 import { chosenKernel } from "./kernel-choice.js";
+import { allFinite } from "../math/array-tests.js";
 
 /**
  * The perceptron of docs/theory.md ("The algorithm") with its epochs run by the WebAssembly SIMD kernel of
@@ -113,7 +114,7 @@ export function trainPerceptronWasm(data: LearnerData, options: PerceptronOption
     if (mistakes === 0) {
       // Copied out of the kernel's memory, which the next run overwrites.
       const weights = smallFloat64Copy(w);
-      if (!weights.every(Number.isFinite)) throw overflowError(updates);
+      if (!allFinite(weights)) throw overflowError(updates);
       if (counts !== null) counted!.set(counts);
       return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights };
     }
@@ -150,7 +151,7 @@ export function isResident(exports: KernelExports, array: ArrayLike<number>, len
   return (
     array instanceof Float64Array &&
     array.length === length &&
-    array.buffer === exports.memory.buffer &&
+    array.buffer === memoryBuffer(exports.memory) &&
     array.byteOffset >= kernelMemoryStart(exports, false) &&
     array.byteOffset + array.byteLength <= residentEnd
   );
@@ -195,7 +196,7 @@ export class ResidentArrays {
 
   #allocate(k: number, length: number, fallback: ScratchArray): Float64Array {
     const at = residentEnd;
-    const buffer = kernel?.memory.buffer;
+    const buffer = kernel ? memoryBuffer(kernel.memory) : undefined;
     const end = at + ((length * 8 + 15) & ~15);
     // Outside `during` (an allocator kept past it) or beyond the memory: the scratch array.
     if (at === 0 || buffer === undefined || end > buffer.byteLength) return fallback.view(length);
@@ -227,7 +228,7 @@ export class KernelArrays {
   of(exports: KernelExports, lengths: readonly number[], arrays: readonly (ArrayLike<number> | null)[] = []): Float64Array[] | null {
     if (epochsLive) return null;
     let end = kernelMemoryStart(exports);
-    const buffer = exports.memory.buffer;
+    const buffer = memoryBuffer(exports.memory);
     for (const layout of this.#layouts) {
       if (layout.buffer === buffer && layout.start === end && same(lengths, layout.lengths) && sameResident(exports, arrays, layout)) return layout.views;
     }
@@ -240,7 +241,7 @@ export class KernelArrays {
       return at;
     });
     if (!reserveKernelMemory(exports.memory, end)) return null;
-    const grown = exports.memory.buffer;
+    const grown = memoryBuffer(exports.memory);
     const views = offsets.map((at, k) => (at < 0 ? (resident[k] as Float64Array) : new Float64Array(grown, at, lengths[k]!)));
     this.#layouts.unshift({ buffer: grown, start, lengths, resident, views });
     if (this.#layouts.length > LAYOUTS_KEPT) this.#layouts.pop();
@@ -284,9 +285,33 @@ function same(a: readonly number[], b: readonly number[]): boolean {
  * arrays of a run under way unless `pastResident` is false.
  */
 function kernelMemoryStart(exports: KernelExports, pastResident = true): number {
-  const start = (exports.heapBase() + 15) & ~15;
+  if (heapStartOf !== exports) {
+    heapStartOf = exports;
+    heapStart = (exports.heapBase() + 15) & ~15;
+  }
+  const start = heapStart;
   return pastResident && residentEnd > start ? residentEnd : start;
 }
+
+/** The first free byte of a module's memory (its static data end there), asked of the module once. */
+let heapStartOf: KernelExports | null = null;
+let heapStart = 0;
+
+/**
+ * A memory's buffer, kept from call to call: WebAssembly.Memory's buffer getter costs ~40 ns here, asked
+ * about ten times a small run. Growing the memory detaches the buffer kept (its byteLength becomes 0), and
+ * the next call takes the new one.
+ */
+function memoryBuffer(memory: WebAssembly.Memory): ArrayBuffer {
+  if (keptBufferOf !== memory || keptBuffer.byteLength === 0) {
+    keptBufferOf = memory;
+    keptBuffer = memory.buffer;
+  }
+  return keptBuffer;
+}
+
+let keptBufferOf: WebAssembly.Memory | null = null;
+let keptBuffer = new ArrayBuffer(0);
 
 /**
  * Grows the memory to at least `bytes` (which must be within WebAssembly's 4 GiB); false when the engine
@@ -295,7 +320,7 @@ function kernelMemoryStart(exports: KernelExports, pastResident = true): number 
  */
 function reserveKernelMemory(memory: WebAssembly.Memory, bytes: number): boolean {
   if (bytes > MAX_BYTES) return false;
-  const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE);
+  const missing = Math.ceil((bytes - memoryBuffer(memory).byteLength) / PAGE);
   if (missing <= 0) return true;
   // Not while a run's arrays are resident: growing detaches every view of the old buffer, theirs too.
   if (residentEnd !== 0) return false;

@@ -1,5 +1,6 @@
 import type { Uniform } from "../random/seeded-random.js";
 import type { LearnerData } from "./learner-coordinates.js";
+import { allFinite } from "../math/array-tests.js";
 
 export type PresentationOrder = "cyclic" | "shuffle";
 
@@ -79,7 +80,7 @@ export function trainPerceptron(data: LearnerData, options: PerceptronOptions): 
     updates += mistakes;
     if (epoch === 1) first = mistakes;
     if (mistakes === 0) {
-      if (!w.every(Number.isFinite)) throw overflowError(updates);
+      if (!allFinite(w)) throw overflowError(updates);
       return { updates, epochs: epoch, converged: true, firstEpochMistakes: first, lastEpochMistakes: 0, weights: w };
     }
     options.onEpoch?.(w, epoch);

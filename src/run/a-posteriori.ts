@@ -6,6 +6,7 @@ import { separatorMargin } from "../bounds/separator-margin.js";
 import { updateRounds } from "../bounds/update-rounds.js";
 import { divUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
+import { allZero } from "../math/array-tests.js";
 
 /** A run's a-posteriori columns (docs/theory.md, "Why a bound is loose" and "Mistake-set bounds"). */
 export interface APosteriori {
@@ -40,7 +41,7 @@ export interface APosterioriInputs {
  */
 export function aPosterioriOf(data: LearnerData, counts: Int32Array, modes: BoundModes, inputs: APosterioriInputs): APosteriori {
   const rounds = updateRounds(data, counts);
-  const zeroInit = inputs.initialWeights.every((value) => value === 0);
+  const zeroInit = allZero(inputs.initialWeights);
   const factorsOf = (s: Separator | null) => (s === null ? null : proofFactors(data, rounds, s.separator, s.margin, zeroInit));
   const factors = modes.factors === "never" ? null : { planted: factorsOf(inputs.planted), optimal: factorsOf(inputs.optimal) };
   if (modes.mistakeSet === "never") return { factors, mistakeSet: null };
