@@ -4,7 +4,7 @@ import { encodeRows, type BinaryRows } from "./binary-rows.js";
 import { recordCheck, recordEnd } from "./record-check.js";
 import { COLUMN_KIND } from "./run-columns.js";
 import { BUILT_IN, type TableLayout } from "./table-layout.js";
-import { Utf8Lines } from "./utf8-lines.js";
+import { LineBytes, NUMBER_BYTES, writeAscii, writeBytes, writeNumber } from "./line-bytes.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order ("" for a table not asked for). */
 export interface RunLines {
@@ -20,14 +20,15 @@ export interface RunTables {
 
 export const BOTH_RUN_TABLES: RunTables = { jsonl: true, csv: true };
 
-/** Each key of a layout's runs.jsonl line with what precedes it: `{"run":`, `,"grid":`, … (kept a layout). */
-function jsonKeys(layout: TableLayout): readonly string[] {
+/** Each key of a layout's runs.jsonl line with what precedes it, in UTF-8: `{"run":`, `,"grid":`, … (kept a layout). */
+function jsonKeys(layout: TableLayout): readonly Uint8Array[] {
   let keys = JSON_KEYS.get(layout);
-  if (keys === undefined) JSON_KEYS.set(layout, (keys = layout.columns.map((column, k) => `${k === 0 ? "{" : ","}${JSON.stringify(column)}:`)));
+  if (keys === undefined) JSON_KEYS.set(layout, (keys = layout.columns.map((column, k) => UTF8_ENCODER.encode(`${k === 0 ? "{" : ","}${JSON.stringify(column)}:`))));
   return keys;
 }
 
-const JSON_KEYS = new WeakMap<TableLayout, readonly string[]>();
+const JSON_KEYS = new WeakMap<TableLayout, readonly Uint8Array[]>();
+const UTF8_ENCODER = new TextEncoder();
 
 /**
  * Formats a batch of rows for both run tables, as text: runLineBytes' lines, decoded (see there).
@@ -70,52 +71,114 @@ export function runLineViews(rows: readonly RunRow[], tables: RunTables = BOTH_R
  * send numbers, never text), the coordinator the few rows it makes itself (a failed run's, a resumed
  * folder's, a merge's).
  *
- * Each number is formatted once for both tables: its shortest round-trip form, which is what
- * JSON.stringify writes for a finite number (NaN, null or non-finite, is null in JSON, empty in CSV). Each
- * line is encoded as it is formatted and its record check taken over those bytes (a string's check is
- * that of its UTF-8), which spares joining a batch's lines into one string and encoding that.
+ * A line is written as bytes (line-bytes.ts), never as a string. Each number is formatted once for both
+ * tables: its shortest round-trip form, which is what JSON.stringify writes for a finite number (NaN, null
+ * or non-finite, is null in JSON, empty in CSV), written into the JSON line and copied into the CSV line.
+ * The columns a row shares with the row before it in the batch (a sweep's rows differ in a fifth of their
+ * columns: the point's parameters, the bounds not computed, the outcome's flags are the same) are copied
+ * from that row's lines, a stretch of consecutive columns at a time: equal values make equal text. The
+ * record check is taken over the line's bytes (a string's check is that of its UTF-8).
  */
 export function binaryLineViews({ count, values, texts }: BinaryRows, tables: RunTables = BOTH_RUN_TABLES, layout: TableLayout = BUILT_IN): RunLineBytes {
-  const jsonTexts = tables.jsonl ? texts.map((text) => JSON.stringify(text)) : [];
-  const csvTexts = tables.csv ? texts.map(csvField) : [];
+  const { jsonl: json, csv } = tables;
+  const jsonTexts = json ? texts.map((text) => UTF8_ENCODER.encode(JSON.stringify(text))) : [];
+  const csvTexts = csv ? texts.map((text) => UTF8_ENCODER.encode(csvField(text))) : [];
   const { width, kinds } = layout;
   const keys = jsonKeys(layout);
+  const spans = lineSpans(width);
+  // The most a line can take: every field as wide as the widest number or text.
+  let widest = NUMBER_BYTES;
+  for (const text of jsonTexts) widest = Math.max(widest, text.length);
+  for (const text of csvTexts) widest = Math.max(widest, text.length);
+  const jsonRoom = keys.reduce((sum, key) => sum + key.length, 0) + width * widest + CHECK_BYTES;
+  const csvRoom = width * (widest + 1) + 1;
+  let j = 0;
+  let c = 0;
+  let jsonOut = JSONL.room(0, 0);
+  let csvOut = CSV.room(0, 0);
   for (let r = 0, at = 0; r < count; r++, at += width) {
-    let body = "";
-    let line = "";
-    for (let k = 0; k < width; k++) {
-      const value = values[at + k]!;
-      let json: string;
-      let field: string;
-      if (value !== value || value === Infinity || value === -Infinity) {
-        json = "null";
-        field = "";
-      } else {
-        switch (kinds[k]) {
-          case COLUMN_KIND.number:
-            json = field = String(value);
-            break;
-          case COLUMN_KIND.boolean:
-            json = field = value === 1 ? "true" : "false";
-            break;
-          default:
-            json = tables.jsonl ? jsonTexts[value]! : "";
-            field = tables.csv ? csvTexts[value]! : "";
+    if (json) jsonOut = JSONL.room(j, jsonRoom);
+    if (csv) csvOut = CSV.room(c, csvRoom);
+    const start = j;
+    let k = 0;
+    while (k < width) {
+      if (r > 0 && same(values[at + k]!, values[at - width + k]!)) {
+        // Columns k … m as the row before wrote them.
+        let m = k;
+        while (m + 1 < width && same(values[at + m + 1]!, values[at - width + m + 1]!)) m++;
+        if (json) j = copySpan(jsonOut, j, spans.json, k, m);
+        if (csv) {
+          if (k > 0) csvOut[c++] = 44; // ","
+          c = copySpan(csvOut, c, spans.csv, k, m);
         }
+        k = m + 1;
+        continue;
       }
-      if (tables.jsonl) body += keys[k]! + json;
-      if (tables.csv) line += k === 0 ? field : `,${field}`;
+      const value = values[at + k]!;
+      if (json) {
+        spans.json[2 * k] = j;
+        j = writeBytes(jsonOut, j, keys[k]!);
+      }
+      if (csv) {
+        if (k > 0) csvOut[c++] = 44;
+        spans.csv[2 * k] = c;
+      }
+      if (value !== value || value === Infinity || value === -Infinity) {
+        if (json) j = writeAscii(jsonOut, j, "null");
+      } else if (kinds[k] === COLUMN_KIND.text) {
+        if (json) j = writeBytes(jsonOut, j, jsonTexts[value]!);
+        if (csv) c = writeBytes(csvOut, c, csvTexts[value]!);
+      } else if (json) {
+        const from = j;
+        j = kinds[k] === COLUMN_KIND.number ? writeNumber(jsonOut, j, value) : writeAscii(jsonOut, j, value === 1 ? "true" : "false");
+        if (csv) for (let q = from; q < j; q++) csvOut[c++] = jsonOut[q]!;
+      } else if (csv) {
+        c = kinds[k] === COLUMN_KIND.number ? writeNumber(csvOut, c, value) : writeAscii(csvOut, c, value === 1 ? "true" : "false");
+      }
+      if (json) spans.json[2 * k + 1] = j;
+      if (csv) spans.csv[2 * k + 1] = c;
+      k++;
     }
-    if (tables.jsonl) {
-      const start = JSONL.length;
-      JSONL.append(body);
-      JSONL.append(`${recordEnd(recordCheck(JSONL.since(start)))}\n`);
+    if (json) {
+      j = writeAscii(jsonOut, j, recordEnd(recordCheck(jsonOut.subarray(start, j))));
+      jsonOut[j++] = 10; // "\n"
     }
-    if (tables.csv) CSV.append(`${line}\n`);
+    if (csv) csvOut[c++] = 10;
   }
-  return { jsonl: JSONL.take(), csv: CSV.take() };
+  return { jsonl: JSONL.view(j), csv: CSV.view(c) };
 }
 
+/** Equal values, NaN (null) included: equal text. (−0 and 0 are both "0".) */
+function same(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/** Where each column's text lies in the line written last: [start, end) a column, in runs.jsonl (its key and value) and runs.csv (its field). */
+interface LineSpans {
+  readonly json: Int32Array;
+  readonly csv: Int32Array;
+}
+
+function lineSpans(width: number): LineSpans {
+  if (SPANS.json.length !== 2 * width) SPANS = { json: new Int32Array(2 * width), csv: new Int32Array(2 * width) };
+  return SPANS;
+}
+
+let SPANS: LineSpans = { json: new Int32Array(0), csv: new Int32Array(0) };
+
+/** Columns k … m of the line written last, copied to `at` within the same buffer; their spans moved there. Returns the byte after them. */
+function copySpan(out: Uint8Array, at: number, spans: Int32Array, k: number, m: number): number {
+  const from = spans[2 * k]!;
+  const to = spans[2 * m + 1]!;
+  out.copyWithin(at, from, to);
+  const shift = at - from;
+  for (let q = 2 * k; q <= 2 * m + 1; q++) spans[q]! += shift;
+  return at + to - from;
+}
+
+/** What a record's end takes: `,"check":"` (10), 16 hex digits, `"}` and the newline. */
+const CHECK_BYTES = 29;
+
 /** This thread's buffers of binaryLineViews. */
-const JSONL = new Utf8Lines();
-const CSV = new Utf8Lines();
+const JSONL = new LineBytes();
+const CSV = new LineBytes();

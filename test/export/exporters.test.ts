@@ -88,6 +88,25 @@ describe("runs.csv and runs.jsonl", () => {
     );
   });
 
+  it("copy what a row shares with the row before it, and give the same lines as rows of their own, for every choice of tables", () => {
+    // Few values a column (−0 beside 0, NaN, ∞, texts, booleans, null): consecutive rows share stretches of columns.
+    const row = rowOfKinds({ number: fc.constantFrom(0, -0, 1, 2.5, -7, 1e21, 5e-324, NaN, Infinity, 123456789012), text: fc.constantFrom("a", 'b,"c"', "é", "=x") });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 2, maxLength: 12 }), fc.boolean(), fc.boolean(), (rows, jsonl, csv) => {
+        const records = rows.map((r) => RUN_COLUMNS.map((column) => r[column] as CsvValue));
+        const nonFinite = (value: unknown) => (typeof value === "number" && !Number.isFinite(value) ? null : value);
+        expect(runLines(rows, { jsonl, csv })).toEqual({
+          jsonl: jsonl ? rows.map((r) => `${checkedRecord(JSON.stringify(r, RUN_COLUMNS as string[]).slice(0, -1))}\n`).join("") : "",
+          csv: csv ? stringify(records.map((record) => record.map(nonFinite)), CSV_OPTIONS) : "",
+        });
+        // Each row alone (nothing to copy from) gives its own line of the batch's.
+        const alone = rows.map((r) => runLines([r], { jsonl, csv }));
+        expect(runLines(rows, { jsonl, csv })).toEqual({ jsonl: alone.map((lines) => lines.jsonl).join(""), csv: alone.map((lines) => lines.csv).join("") });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("as bytes (the workers'), are runLines' text in UTF-8, lone surrogates as U+FFFD, for every choice of tables", () => {
     const row = rowOfKinds({ number: fc.oneof(fc.double(), fc.constant(NaN)), text: fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("é ✓", "\ud800", "a\udfffb", "😀")) });
     const utf8 = new TextEncoder();
