@@ -22,8 +22,8 @@ export class LineBytes {
   }
 }
 
-/** The longest String(x) of a double: `-1.2345678901234567e-308` (24 characters). */
-export const NUMBER_BYTES = 24;
+/** The longest String(x) of a double: `-0.0000012345678901234567` (25 characters; `-1.2345678901234567e-308` has 24). */
+export const NUMBER_BYTES = 25;
 
 /**
  * A finite number at `at` as String(value) writes it (JSON's form and the CSV's); returns the byte after it.

@@ -144,6 +144,8 @@ export function binaryLineViews({ count, values, texts }: BinaryRows, tables: Ru
       jsonOut[j++] = 10; // "\n"
     }
     if (csv) csvOut[c++] = 10;
+    // A typed array drops writes past its end without a word: a line longer than its room would be cut silently.
+    if (j > jsonOut.length || c > csvOut.length) throw new RangeError(`run line ${r} outgrew its room (${j} > ${jsonOut.length} or ${c} > ${csvOut.length})`);
   }
   return { jsonl: JSONL.view(j), csv: CSV.view(c) };
 }

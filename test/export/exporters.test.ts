@@ -107,6 +107,19 @@ describe("runs.csv and runs.jsonl", () => {
     );
   });
 
+  it("make room for lines of the widest numbers, whatever the batch's length", () => {
+    // String(−1.2345678901234567e-6) is "-0.0000012345678901234567": 25 characters, the most a double takes.
+    const widest = -1.2345678901234567e-6;
+    expect(String(widest)).toHaveLength(25);
+    const row = Object.fromEntries(RUN_COLUMNS.map((column, k) => [column, RUN_COLUMN_KINDS[k] === COLUMN_KIND.number ? widest * (1 + k * 2 ** -40) : RUN_COLUMN_KINDS[k] === COLUMN_KIND.boolean ? false : "x"])) as unknown as RunRow;
+    // Every row's numbers differ from the row before's (nothing copied), so that each line is as long as it gets.
+    const rows = Array.from({ length: 64 }, (_, r) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === "number" ? value * (1 + r * 2 ** -30) : value])) as unknown as RunRow);
+    for (let count = 1; count <= rows.length; count++) {
+      const batch = rows.slice(0, count);
+      expect(runLines(batch).jsonl).toBe(batch.map((r) => `${checkedRecord(JSON.stringify(r, RUN_COLUMNS as string[]).slice(0, -1))}\n`).join(""));
+    }
+  });
+
   it("as bytes (the workers'), are runLines' text in UTF-8, lone surrogates as U+FFFD, for every choice of tables", () => {
     const row = rowOfKinds({ number: fc.oneof(fc.double(), fc.constant(NaN)), text: fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom("é ✓", "\ud800", "a\udfffb", "😀")) });
     const utf8 = new TextEncoder();
