@@ -5,6 +5,7 @@ import { dotEnclosure } from "../math/dot-enclosure.js";
 import { square } from "../math/interval.js";
 import { addDown, addUp, divUp, mulDown, sqrtDown, subDown } from "../math/outward-rounding.js";
 import { separatorMargin } from "./separator-margin.js";
+import { allFinite } from "../math/array-tests.js";
 
 /**
  * optimal: a separating vector whose margin is within OPTIMALITY_GAP of the maximum (certified).
@@ -132,7 +133,7 @@ function certified(data: LearnerData, solved: SubsetSolution, scale: number, kno
 
   let best: { separator: Float64Array; margin: number } | null = null;
   for (const candidate of [polished?.separator, raw]) {
-    if (candidate === undefined || !candidate.every(Number.isFinite)) continue;
+    if (candidate === undefined || !allFinite(candidate)) continue;
     const margin = marginOf(candidate, data);
     if (margin > 0 && (best === null || margin > best.margin)) best = { separator: candidate, margin };
   }
@@ -183,7 +184,7 @@ export function alignedSeparator(data: LearnerData, linear: ArrayLike<number>, s
     const attempt = solveSubset(data, working, scale, scaled);
     if (typeof attempt === "string") return null;
     const violated = mostViolated(data, attempt.solution, scale, inWorking, Math.max(dim, 16));
-    if (violated.length === 0 || round === MAX_ROUNDS) return attempt.solution.every(Number.isFinite) ? attempt.solution : null;
+    if (violated.length === 0 || round === MAX_ROUNDS) return allFinite(attempt.solution) ? attempt.solution : null;
     for (const i of working) inWorking[i] = 0;
     working = [...attempt.active, ...violated];
     for (const i of working) inWorking[i] = 1;

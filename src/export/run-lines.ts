@@ -2,7 +2,7 @@ import type { RunRow } from "../run/run-types.js";
 import { csvField } from "./csv-line.js";
 import { encodeRows, type BinaryRows } from "./binary-rows.js";
 import { recordCheck, recordEnd } from "./record-check.js";
-import { COLUMN_KIND } from "./run-columns.js";
+import { COLUMN_KIND, type ColumnKind } from "./run-columns.js";
 import { BUILT_IN, type TableLayout } from "./table-layout.js";
 import { LineBytes, NUMBER_BYTES, writeAscii, writeBytes, writeNumber } from "./line-bytes.js";
 
@@ -130,10 +130,10 @@ export function binaryLineViews({ count, values, texts }: BinaryRows, tables: Ru
         if (csv) c = writeBytes(csvOut, c, csvTexts[value]!);
       } else if (json) {
         const from = j;
-        j = kinds[k] === COLUMN_KIND.number ? writeNumber(jsonOut, j, value) : writeAscii(jsonOut, j, value === 1 ? "true" : "false");
+        j = writeScalar(jsonOut, j, kinds[k]!, value);
         if (csv) for (let q = from; q < j; q++) csvOut[c++] = jsonOut[q]!;
       } else if (csv) {
-        c = kinds[k] === COLUMN_KIND.number ? writeNumber(csvOut, c, value) : writeAscii(csvOut, c, value === 1 ? "true" : "false");
+        c = writeScalar(csvOut, c, kinds[k]!, value);
       }
       if (json) spans.json[2 * k + 1] = j;
       if (csv) spans.csv[2 * k + 1] = c;
@@ -148,6 +148,11 @@ export function binaryLineViews({ count, values, texts }: BinaryRows, tables: Ru
     if (j > jsonOut.length || c > csvOut.length) throw new RangeError(`run line ${r} outgrew its room (${j} > ${jsonOut.length} or ${c} > ${csvOut.length})`);
   }
   return { jsonl: JSONL.view(j), csv: CSV.view(c) };
+}
+
+/** A finite number or a boolean (1 or 0) at `at`, as both tables write it; returns the byte after it. */
+function writeScalar(out: Uint8Array, at: number, kind: ColumnKind, value: number): number {
+  return kind === COLUMN_KIND.number ? writeNumber(out, at, value) : writeAscii(out, at, value === 1 ? "true" : "false");
 }
 
 /** Equal values, NaN (null) included: equal text. (−0 and 0 are both "0".) */

@@ -4,6 +4,7 @@ import { flipLabels } from "../generators/label-noise.js";
 import { drawsOf } from "../random/random-draws.js";
 import { beyondSeparable, type PointParameters } from "../run/run-types.js";
 import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "./plugin-api.js";
+import { allFinite } from "../math/array-tests.js";
 
 /** The facts of a checked plug-in generator. */
 export function generatorFacts(plugin: GeneratorPlugin): GeneratorFacts {
@@ -90,7 +91,7 @@ function checkedData(name: string, data: PluginData, n: number, d: number): Data
   if (planted.w?.length !== d) fail(`returned a planted w of ${planted.w?.length ?? "no"} numbers for d = ${d}`);
   const w = Float64Array.from(planted.w);
   const b = planted.b ?? 0;
-  if (![...w, b].every(Number.isFinite)) fail("returned a planted separator that is not finite");
+  if (!(allFinite(w) && Number.isFinite(b))) fail("returned a planted separator that is not finite");
   // The bounds of docs/theory.md assume a separator: one that does not separate would make them wrong, not loose.
   for (let i = 0; i < n; i++) {
     let dot = b;
