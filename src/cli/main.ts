@@ -88,11 +88,20 @@ async function main(args: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias("help", "h")
+    // --help and --version return here rather than end the process: an early exit 0 is refused (see below).
+    .exitProcess(false)
     // Its own version: yargs' default looks for the package.json nearest the working folder, a user's project's.
     .version(toolVersion().version)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error) throw error;
+      // A value outside an option's choices, in the words of the tool's other flag errors.
+      const choice = /^Invalid values:\s*Argument: ([^,]+), Given: (.*), Choices: (.*)$/s.exec(message.trim());
+      if (choice) {
+        const given = choice[2]!.replace(/^"(.*)"$/, "$1");
+        const choices = choice[3]!.split(/,\s*/).map((one) => one.replace(/^"(.*)"$/, "$1"));
+        throw new UsageError(`--${choice[1]} ${given}: must be one of ${choices.join(", ")}`);
+      }
       // yargs words some refusals on several lines ("Invalid values:\n  Argument: …"): one line, all of it.
       throw new UsageError(message.replace(/:\s*\n\s*/g, ": ").replace(/\s*\n\s*/g, "; "));
     });
@@ -218,4 +227,16 @@ function reportError(thrown: unknown, debug: boolean): number {
   return usage ? EXIT.usage : expected ? EXIT.failed : EXIT.internal;
 }
 
+/**
+ * A process that ends with exit code 0 before the command finished (process.exit(0) from a plug-in's code,
+ * or any code the command ran) wrote nothing it promised: a CI job would read success. It exits 3 instead,
+ * saying so. A command that finished leaves its own exit code as it is.
+ */
+let finished = false;
+process.on("exit", (code) => {
+  if (finished || code !== 0) return;
+  process.stderr.write("Error: the process was ended (process.exit) before the command finished, by a plug-in's code or another module's: nothing it was to write can be trusted\n");
+  process.exitCode = EXIT.internal;
+});
 process.exitCode = await main(hideBin(process.argv));
+finished = true;

@@ -21,7 +21,7 @@ import { defaultResultFolder, runExperiment, type RunReport } from "../runner/ru
 import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
-import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = 256;
 /** A sweep larger than this is probably a typo in a grid: it needs --yes. */
@@ -81,7 +81,7 @@ export function runBuilder(yargs: Argv) {
 
 interface RunArguments {
   experiment?: string;
-  set?: string[];
+  set?: unknown; // a list of key=value texts, or an object for --set.key=value (refused)
   dryRun: boolean;
   threads: number;
   out?: string;
@@ -106,7 +106,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
-  const overrides = (argv.set ?? []).map(String);
+  const overrides = setOverrides(argv.set);
   const given = argv.experiment ?? DEFAULT_EXPERIMENT;
   const path = given === "-" ? "-" : experimentPath(given);
   const loaded = path === "-" ? experimentFromText(await readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });

@@ -22,6 +22,23 @@ export function experimentPath(given: string): string {
   return existsSync(shipped) ? shipped : given;
 }
 
+/**
+ * The `--set` overrides as given. `--set.grid.margin=0.1` reaches yargs as an object (its dot notation),
+ * not a list of `key=value` texts: refused, saying how to write it.
+ */
+export function setOverrides(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value.map(String);
+  const flattened = typeof value === "object" && value !== null ? flatKeys(value as Record<string, unknown>).join(" ") : String(value);
+  throw new UsageError(`--set.${flattened}: write --set ${flattened.split(" ")[0]} (a space or '=' after --set, not a dot)`);
+}
+
+function flatKeys(object: Record<string, unknown>, prefix = ""): string[] {
+  return Object.entries(object).flatMap(([key, value]) =>
+    value !== null && typeof value === "object" && !Array.isArray(value) ? flatKeys(value as Record<string, unknown>, `${prefix}${key}.`) : [`${prefix}${key}=${Array.isArray(value) ? value.join(",") : String(value)}`],
+  );
+}
+
 /** A whole number flag within [min, max], or a UsageError naming the flag. */
 export function wholeNumberFlag(flag: string, value: unknown, min: number, max: number): number {
   const number = Number(value);

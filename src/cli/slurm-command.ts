@@ -6,7 +6,7 @@ import { DEFAULT_ARRAY_LIMIT, writeSlurmJob } from "../cluster/write-slurm-job.j
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { defaultResultFolder } from "../runner/run-experiment.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { experimentPath, wholeNumberFlag } from "./shared-options.js";
+import { experimentPath, setOverrides, wholeNumberFlag } from "./shared-options.js";
 
 export function slurmBuilder(yargs: Argv) {
   return yargs
@@ -36,7 +36,7 @@ interface SlurmArguments {
   shards: number;
   out?: string;
   work?: string;
-  set?: string[];
+  set?: unknown; // a list of key=value texts, or an object for --set.key=value (refused)
   cpus: number;
   time?: string;
   requeueBefore?: number;
@@ -68,7 +68,7 @@ export function slurmHandler(argv: SlurmArguments): number {
   if (argv.experiment === "-" || String(argv.experiment).trim() === "") {
     throw new UsageError("slurm needs the experiment as a file (the shards' jobs read it), not standard input");
   }
-  const loaded = loadExperiment(experimentPath(argv.experiment), { overrides: (argv.set ?? []).map(String) });
+  const loaded = loadExperiment(experimentPath(argv.experiment), { overrides: setOverrides(argv.set) });
   const job = writeSlurmJob(loaded, {
     shards,
     out: argv.out ?? defaultResultFolder(loaded.experiment),

@@ -91,15 +91,26 @@ function duplicateKey(text: string): { key: string; line: number; column: number
  * expand into a huge one.
  */
 function parseYamlText(text: string, where: string): unknown {
-  const { parseDocument, YAMLError } = yaml();
+  const { parseAllDocuments, YAMLError } = yaml();
   try {
     // Warnings (an unknown tag such as !foo, which would read as a plain string) are refused like errors,
-    // rather than printed by Node as a process warning and the value read another way.
-    const document = parseDocument(text, { schema: "core", uniqueKeys: true, logLevel: "silent" });
-    const problem = document.errors[0] ?? document.warnings[0];
-    if (problem !== undefined) throw problem;
-    return document.toJS();
+    // rather than printed by Node as a process warning and the value read another way. Every document of
+    // the stream is parsed so that a second one (after `---`) is refused rather than silently ignored, as
+    // parseDocument, which reads the first only, would do.
+    const parsed = parseAllDocuments(text, { schema: "core", uniqueKeys: true, logLevel: "silent" });
+    const documents = Array.isArray(parsed) ? parsed : [];
+    for (const document of documents) {
+      const problem = document.errors[0] ?? document.warnings[0];
+      if (problem !== undefined) throw problem;
+    }
+    if (documents.length > 1) {
+      const start = documents[1]!.range[0];
+      const line = text.slice(0, start).split("\n").length;
+      throw new InputError(`${where}:${line}:1: invalid YAML: a second document (after "---") where one experiment was expected: put one experiment in a file`);
+    }
+    return documents[0]?.toJS() ?? null;
   } catch (error) {
+    if (error instanceof InputError) throw error;
     if (error instanceof YAMLError) {
       const at = error.linePos?.[0];
       const reason = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");

@@ -1,3 +1,5 @@
+import { constants } from "node:os";
+
 /**
  * A write to a result folder failed or came up short (ENOSPC, EIO, EFBIG, EROFS, the folder removed…).
  * The message is one line naming the file and the cause. What was written before it stays whole on disk:
@@ -25,7 +27,7 @@ export class WriteError extends Error {
   /** Wraps a system error of `operation` on `path`. */
   static of(path: string, operation: string, error: unknown): WriteError {
     if (error instanceof WriteError) return error;
-    const code = (error as NodeJS.ErrnoException).code ?? "unknown";
+    const code = errorCode(error as NodeJS.ErrnoException);
     const reason = DESCRIPTIONS[code] ?? (error instanceof Error ? error.message : String(error));
     return new WriteError(path, operation, code, `${reason} (${code})`);
   }
@@ -41,3 +43,15 @@ const DESCRIPTIONS: Record<string, string> = {
   EACCES: "permission denied",
   EPERM: "operation not permitted",
 };
+
+/**
+ * A system error's code. libuv names the errors it knows; others (EDQUOT, a quota exceeded, on some builds)
+ * come as "UNKNOWN" with the system's number, named here from the system's own table of errno values.
+ */
+export function errorCode(error: NodeJS.ErrnoException): string {
+  const code = error?.code;
+  if (code !== undefined && code !== "UNKNOWN") return code;
+  const errno = typeof error?.errno === "number" ? Math.abs(error.errno) : undefined;
+  const named = errno === undefined ? undefined : Object.entries(constants.errno).find(([, value]) => value === errno)?.[0];
+  return named ?? code ?? "unknown";
+}

@@ -35,6 +35,13 @@ export function loadRecordedPlugins(infos: readonly PluginInfo[]): void {
   }
 }
 
+/** What process.exit throws while a plug-in file loads. */
+class PluginExit extends Error {
+  constructor(readonly code: number | string | null | undefined) {
+    super("process.exit called while a plug-in loaded");
+  }
+}
+
 /** The SHA-256 a plug-in file must still have (a manifest's), and the message if it has not. */
 export interface ExpectedPlugin {
   readonly sha256: string;
@@ -60,12 +67,22 @@ export function loadPluginFile(path: string, shown: string, expected?: ExpectedP
   // Before its code runs or registers: a changed file is refused as such.
   if (expected !== undefined && expected.sha256 !== sha256) throw new PluginError(expected.changed(sha256));
   let exported: unknown;
+  // A plug-in that ends the process while it loads (process.exit(0) in its top-level code) would end the
+  // command with its exit code and nothing written: a CI job would read success. While its code runs,
+  // process.exit throws instead, and the load is refused.
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new PluginExit(code);
+  }) as typeof process.exit;
   try {
     // require() loads CommonJS and, on Node ≥ 20.19, an ES module without top-level await: synchronously, as
     // an experiment is loaded. A process loads a file once (a later change is seen by the SHA-256 only).
     exported = requireModule(path);
   } catch (error) {
+    if (error instanceof PluginExit) throw new PluginError(`${shown}: the plug-in called process.exit(${error.code ?? ""}) while loading: a plug-in must not end the process; throw an Error instead`);
     throw new PluginError(`${shown}: cannot load the plug-in (${String((error as Error)?.message ?? error).split("\n")[0]})`);
+  } finally {
+    process.exit = exit;
   }
   const definitions = definitionsOf(exported);
   if (definitions.length === 0) throw new PluginError(`${shown} exports no generator or bound: its default export must be defineGenerator({ … }), defineBound({ … }) or a list of them (docs/plugins.md)`);

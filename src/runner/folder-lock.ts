@@ -75,7 +75,12 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw lockError(outDir, error);
       const other = readHolder(holderPath);
-      throw new InputError(`${outDir} is being written by another perceptron-lab (${other === null ? "unknown" : describe(other)}): wait for it to finish, or stop it`);
+      if (other === null) {
+        throw new InputError(
+          `${outDir} is locked (${LOCK_FOLDER} exists, with no note of who holds it): if no perceptron-lab is writing here, it is taken over once it is ${STALE_MS / 1000} s old, or remove ${join(outDir, LOCK_FOLDER)}`,
+        );
+      }
+      throw new InputError(`${outDir} is being written by another perceptron-lab (${describe(other)}): wait for it to finish, or stop it`);
     }
   };
   let note: string | null = null;
@@ -158,6 +163,11 @@ function lockFileSystem(holder: Holder): typeof fs {
   return {
     ...fs,
     mkdirSync(path: fs.PathLike) {
+      // rename() replaces an empty folder without a word: an empty lock folder (a process killed as it made
+      // one by hand, or a user's mkdir) would be taken over in silence. It is a lock like any other: refused
+      // while fresh, taken over once stale, with a note. (No perceptron-lab makes an empty one, so the
+      // check and the rename race with nobody of ours.)
+      if (existsSync(path)) throw Object.assign(new Error(`EEXIST: ${String(path)} exists`), { code: "EEXIST" });
       const staging = mkdtempSync(`${String(path)}.new-`);
       try {
         writeFileSync(join(staging, HOLDER_FILE), `${JSON.stringify(holder)}\n`);

@@ -95,9 +95,10 @@ export class RecordStream implements RunStream {
     } catch {
       throw corrupt(this.path, this.#line, "is not JSON");
     }
-    if (row === null || typeof row !== "object" || !Number.isInteger(row.run) || row.run <= this.#previousRun) {
-      throw corrupt(this.path, this.#line, `is not a run record in order (after run ${this.#previousRun})`);
+    if (row === null || typeof row !== "object" || Array.isArray(row) || !Number.isInteger(row.run)) {
+      throw corrupt(this.path, this.#line, "is JSON but not a run record (an object with a whole-number run)");
     }
+    if (row.run <= this.#previousRun) throw corrupt(this.path, this.#line, `is run ${row.run}, not in order (after run ${this.#previousRun})`);
     const problem = recordProblem(line);
     if (problem !== null) throw corrupt(this.path, this.#line, problem);
     delete row.check;

@@ -53,6 +53,11 @@ describe("experimentFromText: JSON, YAML and overrides", () => {
     // An unknown tag is refused where it stands, not read as a string after a warning from Node.
     expect(() => experimentFromText("name: t\nrepeats: !foo 2\n", "e.yaml")).toThrow(new InputError("e.yaml:2:10: invalid YAML: Unresolved tag: !foo"));
     expect(() => experimentFromText("", "-")).toThrow("standard input: nothing came, expected an experiment (JSON or YAML)");
+    // A second document is refused, never ignored (0.12.2 ran the first and dropped the rest); a lone
+    // document framed by `---` and `...` is one document.
+    expect(() => experimentFromText(`${yaml}---\nname: y\n`, "e.yaml")).toThrow(new InputError('e.yaml:7:1: invalid YAML: a second document (after "---") where one experiment was expected: put one experiment in a file'));
+    expect(() => experimentFromText(`${yaml}---\n`, "-")).toThrow(/^standard input:7:1: invalid YAML: a second document/);
+    expect(experimentFromText(`---\n${yaml}...\n`, "e.yaml").experiment).toEqual(experimentFromText(json, "x.json").experiment);
     expect(() => experimentFromText("  \n", "e.yaml")).toThrow("e.yaml: the file is empty, expected a YAML object");
     // YAML 1.2's core schema: `yes` is a string, so it cannot pass for a boolean
     expect(() => experimentFromText("optimal: yes\ngrid:\n  n: 10\n  d: 2\n  margin: 0.1\n", "e.yaml")).toThrow("e.yaml: optimal: \"yes\" must be true or false");

@@ -44,4 +44,20 @@ describe("the result folder's lock", () => {
     expect(existsSync(join(folder, TAKEOVER_FOLDER))).toBe(false);
     lock.release();
   });
+
+  it("never replaces an empty lock folder in silence: refused while fresh, taken over with a note once stale", () => {
+    // rename() replaces an empty folder: 0.12.2 took a lock folder with no note inside over at once, saying nothing.
+    const folder = temporaryFolder();
+    mkdirSync(join(folder, LOCK_FOLDER));
+    expect(() => lockResultFolder(folder, "run")).toThrow(
+      `${folder} is locked (${LOCK_FOLDER} exists, with no note of who holds it): if no perceptron-lab is writing here, it is taken over once it is 60 s old, or remove ${join(folder, LOCK_FOLDER)}`,
+    );
+    expect(existsSync(join(folder, LOCK_FOLDER, "holder.json"))).toBe(false);
+    const old = (Date.now() - 120_000) / 1000;
+    utimesSync(join(folder, LOCK_FOLDER), old, old);
+    const lock = lockResultFolder(folder, "run");
+    expect(lock.note).toMatch(/^took over a stale lock \(not refreshed for 1[12]\d s\) of an unknown process$/);
+    expect(holderPid(folder)).toBe(process.pid);
+    lock.release();
+  });
 });

@@ -81,8 +81,18 @@ describe("resume", () => {
     writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
     const manifest = readFileSync(join(outDir, "manifest.json"), "utf8");
     await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-      new InputError(`${join(outDir, "runs.jsonl")}: line 7 is not a run record in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
+      new InputError(`${join(outDir, "runs.jsonl")}: line 7 is run 6, not in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
     );
+    // Valid JSON that is no record is said as such (0.12.2: "is not JSON" for some, "not in order" for others).
+    for (const foreign of ['{"a":1}', "[1,2]", "42", "null"]) {
+      const edited = [...rows];
+      edited[5] = foreign;
+      writeFileSync(join(outDir, "runs.jsonl"), `${edited.join("\n")}\n`);
+      await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
+        `${join(outDir, "runs.jsonl")}: line 6 is JSON but not a run record (an object with a whole-number run);`,
+      );
+    }
+    writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
     // Refused before anything was rewritten: the file the user edited, under its own name, and the manifest as it was.
     expect(lines(outDir)).toEqual(rows);
     expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
