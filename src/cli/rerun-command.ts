@@ -11,15 +11,16 @@ export function rerunBuilder(yargs: Argv) {
   return yargs
     .positional("folder", { type: "string", describe: "A result folder written by run", demandOption: true })
     .option("out", { type: "string", describe: "Where the rerun writes its tables", defaultDescription: "a new temporary folder" })
+    .option("overwrite", { type: "boolean", describe: "Replace the results --out already holds (an earlier rerun's)", default: false })
     .option("threads", { type: "number", describe: `Worker threads (1 to ${MAX_THREADS}); where they leave cores free, an exporter thread for every three formats their tables`, defaultDescription: "available parallelism" });
 }
 
-export async function rerunHandler(argv: { folder: string; out?: string; threads?: number }): Promise<number> {
+export async function rerunHandler(argv: { folder: string; out?: string; threads?: number; overwrite: boolean }): Promise<number> {
   const threads = argv.threads === undefined ? undefined : wholeNumberFlag("threads", argv.threads, 1, MAX_THREADS);
   const outDir = argv.out ?? mkdtempSync(join(tmpdir(), "perceptron-lab-rerun-"));
   let report;
   try {
-    report = await rerunExperiment(argv.folder, outDir, threads);
+    report = await rerunExperiment(argv.folder, outDir, threads, { overwrite: argv.overwrite });
   } catch (error) {
     // A rerun refused before it wrote anything leaves no empty folder of ours behind.
     if (argv.out === undefined) removeIfEmpty(outDir);

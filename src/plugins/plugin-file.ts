@@ -88,10 +88,15 @@ export function loadPluginFile(path: string, shown: string, expected?: ExpectedP
   if (definitions.length === 0) throw new PluginError(`${shown} exports no generator or bound: its default export must be defineGenerator({ … }), defineBound({ … }) or a list of them (docs/plugins.md)`);
   const generators: GeneratorFacts[] = [];
   const bounds: BoundFacts[] = [];
+  // A name given twice in one file would register the first and drop the second in silence (same origin).
+  const twice = (kind: string, name: string, known: readonly { name: string }[]) => {
+    if (known.some((facts) => facts.name === name)) throw new RangeError(`two ${kind}s are named ${name}: give each its own name`);
+  };
   for (const definition of definitions) {
     try {
       if ((definition as { kind?: unknown } | null)?.kind === "bound") {
         const plugin = defineBound(definition as BoundPlugin);
+        twice("bound", plugin.name, bounds);
         // Not a name of the experiment's `bounds` key (those are the tool's own; their columns too).
         if ((BOUND_KEYS as readonly string[]).includes(plugin.name) || plugin.name === "all" || plugin.name === "default") throw new RangeError(`${plugin.name} is a built-in bound's name`);
         const facts = { name: plugin.name, title: plugin.title };
@@ -100,6 +105,7 @@ export function loadPluginFile(path: string, shown: string, expected?: ExpectedP
         bounds.push(facts);
       } else {
         const plugin = defineGenerator(definition as GeneratorPlugin);
+        twice("generator", plugin.name, generators);
         const facts = generatorFacts(plugin);
         registerGenerator(pluginGeneratorEntry(facts, plugin), sha256, true);
         generators.push(facts);

@@ -51,12 +51,17 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
  * plug-ins (the tables' columns). merge keeps only this of each shard's manifest once checked: 10⁵ whole
  * manifests held through a merge took most of its memory.
  */
-export type RunsManifest = Pick<Manifest, "status" | "runsParquet"> & { readonly resolved: Pick<Experiment, "plugins"> };
+export type RunsManifest = Pick<Manifest, "status" | "runsParquet"> & { readonly resolved: Pick<Experiment, "plugins">; readonly options?: { readonly parquetOnly?: unknown } };
 
 /** A manifest cut to what reading its folder's runs needs (see RunsManifest). */
 export function runsManifest(manifest: Manifest): RunsManifest {
   const { status, runsParquet, resolved } = manifest;
-  return { status, ...(runsParquet === undefined ? {} : { runsParquet }), resolved: resolved.plugins === undefined ? {} : { plugins: resolved.plugins } };
+  return {
+    status,
+    ...(runsParquet === undefined ? {} : { runsParquet }),
+    resolved: resolved.plugins === undefined ? {} : { plugins: resolved.plugins },
+    ...(recordedParquetOnly(manifest) ? { options: { parquetOnly: true } } : {}),
+  };
 }
 
 /** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
@@ -74,7 +79,7 @@ export function recordedRunsParquet(manifest: Pick<Manifest, "runsParquet"> | nu
 }
 
 /** Whether the folder keeps its runs as runs.parquet only (run --parquet-only): runs.jsonl and runs.csv go once it is written. */
-export function recordedParquetOnly(manifest: Manifest | null): boolean {
+export function recordedParquetOnly(manifest: Pick<Manifest, "options"> | RunsManifest | null): boolean {
   return manifest?.options?.parquetOnly === true;
 }
 

@@ -10,7 +10,7 @@ import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import type { LineReaderOptions } from "../export/read-lines.js";
-import { findManifest, readManifest, recordedRunsParquet, type Manifest, type RunsManifest } from "./manifest.js";
+import { findManifest, readManifest, recordedParquetOnly, recordedRunsParquet, type Manifest, type RunsManifest } from "./manifest.js";
 import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { checkTableDigest, checkTables } from "./table-record.js";
@@ -93,8 +93,11 @@ export function* recordsOf(folder: string, manifest: Manifest | null = findManif
  */
 export function runStreamOf(folder: string, manifest: RunsManifest | null, options: LineReaderOptions = {}): RunStream {
   const jsonl = join(folder, OUTPUT_FILES.runsJsonl);
-  if (existsSync(jsonl)) return new RecordStream(jsonl, options);
   const digest = recordedRunsParquet(manifest);
+  const parquetOnly = digest !== null && manifest?.status === "complete" && recordedParquetOnly(manifest);
+  // A complete --parquet-only folder's runs are its runs.parquet's, checked against the manifest: a runs.jsonl
+  // beside it (a kill's leftover before its removal, or another sweep's file put there) is not read (0.12.2 read it).
+  if (!parquetOnly && existsSync(jsonl)) return new RecordStream(jsonl, options);
   if (digest !== null && manifest?.status === "complete") return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
   throw new InputError(`${folder}: no runs.jsonl${digest === null ? " (nor a runs.parquet its manifest records)" : ""}: not a result folder of this tool, or its runs were removed`);
 }

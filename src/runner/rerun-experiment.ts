@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
 import { readManifest, recordedParquet, recordedParquetOnly, requireComplete } from "./manifest.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
+import { InputError } from "../experiment/input-error.js";
+import { commandLineOr } from "../experiment/option-words.js";
+import { inspectResultFolder } from "./result-folder.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
@@ -27,14 +30,19 @@ export interface RerunReport {
  * Runs again the experiment a result folder's manifest records (its contents, not the file on disk,
  * which may have changed) into `outDir`, and compares the four tables (TABLE_FILES) byte for byte.
  */
-export async function rerunExperiment(folder: string, outDir: string, threads?: number): Promise<RerunReport> {
+export async function rerunExperiment(folder: string, outDir: string, threads?: number, options: { readonly overwrite?: boolean } = {}): Promise<RerunReport> {
   const manifest = readManifest(folder, "rerun needs a result folder written by perceptron-lab run");
   requireComplete(folder, manifest);
+  // A rerun starts afresh: an out folder that holds results (an earlier rerun's) is replaced only when asked.
+  // (run's own refusal would advise a resume, which a rerun does not do.)
+  if (options.overwrite !== true && inspectResultFolder(outDir).hasResults) {
+    throw new InputError(`${outDir} already holds results: ${commandLineOr("choose another --out, or add --overwrite to replace them", "choose another outDir, or { overwrite: true } to replace them")}`);
+  }
   // A shard's folder is rerun as that shard, and holds no summaries to compare.
   const shard = manifest.shard ?? undefined;
   const parquet = recordedParquet(manifest);
   const parquetOnly = recordedParquetOnly(manifest);
-  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet, parquetOnly });
+  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet, parquetOnly, overwrite: options.overwrite === true });
   const runTables: readonly string[] = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl];
   const text = TABLE_FILES.filter((file) => (runTables.includes(file) ? !parquetOnly : !shard));
   // runs.parquet too, where the sweep wrote it: compared byte for byte like the others.

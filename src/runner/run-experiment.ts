@@ -144,7 +144,8 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
-      checkTables(outDir, state.manifest!);
+      // Deep: every table's bytes, not only the sizes, since a folder called complete here is not read.
+      checkTables(outDir, state.manifest!, null, { deep: true });
       const parquetDigest = recordedRunsParquet(state.manifest!);
       if (parquetDigest !== null && existsSync(join(outDir, RUNS_PARQUET))) refuseChangedParquet(join(outDir, RUNS_PARQUET), parquetDigest);
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
@@ -19,8 +19,14 @@ export interface TableRecord {
   readonly sha256?: string;
 }
 
-/** Tables whose digest is recorded (the summaries: small, and read whole by every reader). */
+/** Tables whose digest is recorded and checked by every reader (the summaries: small, and read whole by every reader). */
 const DIGESTED: readonly string[] = [OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv];
+/**
+ * runs.csv's digest is recorded too, and checked where a folder is called complete without being read (a
+ * resume of a complete folder, checkTables' `deep`): no reader of the tool reads runs.csv, so a same-size edit
+ * would otherwise pass. (runs.jsonl's records carry their own checks: `deep` reads them all.)
+ */
+const DEEP_DIGESTED: readonly string[] = [OUTPUT_FILES.runsCsv];
 
 /** The version from which a complete manifest records its tables: a complete one of this version or later without them was edited. */
 export const TABLES_RECORDED_SINCE = [0, 9] as const;
@@ -31,7 +37,7 @@ export function recordTables(folder: string, names: readonly string[]): Record<s
   for (const name of names) {
     const path = join(folder, name);
     if (!existsSync(path)) continue;
-    tables[name] = DIGESTED.includes(name) ? { bytes: statSync(path).size, sha256: sha256Of(readFileSync(path)) } : { bytes: statSync(path).size };
+    tables[name] = DIGESTED.includes(name) || DEEP_DIGESTED.includes(name) ? { bytes: statSync(path).size, sha256: sha256OfFile(path) } : { bytes: statSync(path).size };
   }
   return tables;
 }
@@ -41,7 +47,7 @@ export function recordTables(folder: string, names: readonly string[]): Record<s
  * digests of the summaries but `readBy`, whose reader checks the bytes it reads: checkTableDigest), or whose
  * manifest says complete without a record where its tool version writes one (edited by hand).
  */
-export function checkTables(folder: string, manifest: Manifest, readBy: string | null = null): void {
+export function checkTables(folder: string, manifest: Manifest, readBy: string | null = null, { deep = false }: { readonly deep?: boolean } = {}): void {
   // Versions before the record wrote none: nothing to check (a record in one of theirs is not theirs).
   if (manifest.status !== "complete" || !recordsTables(manifest.tool.version)) return;
   const tables = manifest.tables;
@@ -50,7 +56,13 @@ export function checkTables(folder: string, manifest: Manifest, readBy: string |
     const path = join(folder, name);
     const bytes = existsSync(path) ? statSync(path).size : null;
     if (bytes === record.bytes) {
-      if (record.sha256 !== undefined && name !== readBy) checkTableDigest(folder, manifest, name, readFileSync(path));
+      if (record.sha256 === undefined || name === readBy) {
+        if (deep && name === OUTPUT_FILES.runsJsonl) verifyRecords(path);
+      } else if (DIGESTED.includes(name)) {
+        checkTableDigest(folder, manifest, name, readFileSync(path));
+      } else if (deep && sha256OfFile(path) !== record.sha256) {
+        throw changedByHand(folder, `${name} is not the one the sweep wrote (its SHA-256 differs from manifest.json's record)`);
+      }
       continue;
     }
     // Where a record was changed, its check names the line: the more useful refusal.
@@ -77,4 +89,17 @@ function recordsTables(version: string): boolean {
 
 function sha256Of(bytes: Buffer): string {
   return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A file's SHA-256, read a MiB at a time (runs.csv may be larger than memory). */
+function sha256OfFile(path: string): string {
+  const hash = createHash("sha256");
+  const chunk = Buffer.alloc(1 << 20);
+  const fd = openSync(path, "r");
+  try {
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
 }

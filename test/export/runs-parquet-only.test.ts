@@ -92,6 +92,14 @@ describe("run --parquet-only", () => {
 
     const rerun = await rerunExperiment(only, temporaryFolder());
     expect(rerun).toMatchObject({ identical: true, tables: ["summary.csv", "summary.json", "runs.parquet"] });
+
+    // A valid runs.jsonl of another sweep put beside runs.parquet: 0.12.2's readers read it instead.
+    const foreign = temporaryFolder();
+    await runExperiment(experiment(2), { threads: 1, outDir: foreign });
+    writeFileSync(join(only, "runs.jsonl"), read(foreign, "runs.jsonl"));
+    expect([...readResultFolder(only).runs()]).toEqual([...readResultFolder(text).runs()]);
+    expect(strip(compareResults(text, only, rules))).toBe(strip(same));
+    rmSync(join(only, "runs.jsonl"));
   });
 
   it("refuses a runs.parquet changed after it was written, in every reader", async () => {

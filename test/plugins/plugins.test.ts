@@ -129,6 +129,13 @@ describe("plug-in generators (docs/plugins.md)", () => {
     expect(() => loadExperiment(file)).toThrow(/plugins\[1\]: .*planted\.mjs: planted is a built-in generator's name/);
     writeFileSync(file, JSON.stringify({ plugins: "./missing.mjs", grid: { n: 10, d: 2, margin: 0.1 } }));
     expect(() => loadExperiment(file)).toThrow(/e\.json: plugins: .*missing\.mjs: cannot read the plug-in \(ENOENT\)/);
+    // Two definitions of one name in one file: 0.12.2 registered the first and dropped the second in silence.
+    const twin = `twin-${process.pid}`;
+    write("twice.mjs", `const g = { name: "${twin}", description: "x", generate() {} };\nexport default [g, { ...g, description: "y" }];\n`);
+    expect(() => loadExperiment(file)).toThrow(new RegExp(`plugins\\[1\\]: .*twice\\.mjs: two generators are named ${twin}: give each its own name$`));
+    // A plug-in that ends the process as it loads (a CI job would read exit 0 and nothing written) is refused.
+    write("exits.mjs", "process.exit(0);\nexport default {};\n");
+    expect(() => loadExperiment(file)).toThrow(/plugins\[1\]: .*exits\.mjs: the plug-in called process\.exit\(0\) while loading: a plug-in must not end the process; throw an Error instead$/);
   });
 
   it("check what a plug-in returns: its shape, its labels, and that its planted separator separates", () => {

@@ -21,6 +21,24 @@ describe("a complete folder's record of its tables", () => {
     expect(tables["runs.jsonl"]!.bytes).toBe(readFileSync(join(folder, "runs.jsonl")).length);
     expect(tables["summary.json"]!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(tables["runs.jsonl"]!.sha256).toBeUndefined();
+    expect(tables["runs.csv"]!.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("refuses, on a resume of the complete folder, a same-size edit of runs.csv or runs.jsonl (0.12.2 called it complete)", async () => {
+    const folder = temporaryFolder();
+    await runExperiment(loaded, { threads: 1, outDir: folder });
+    const csv = readFileSync(join(folder, "runs.csv"), "utf8");
+    // One digit of a row's updates changed: the same size, and no reader of the tool reads runs.csv.
+    const at = csv.indexOf("\n") + 1;
+    const digit = at + csv.slice(at).search(/,\d,/) + 1;
+    writeFileSync(join(folder, "runs.csv"), `${csv.slice(0, digit)}${(Number(csv[digit]) + 1) % 10}${csv.slice(digit + 1)}`);
+    await expect(runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).rejects.toThrow(changed(folder, "runs.csv is not the one the sweep wrote (its SHA-256 differs from manifest.json's record)"));
+    writeFileSync(join(folder, "runs.csv"), csv);
+    expect((await runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).outcome).toBe("already-complete");
+    // A record's digit changed in runs.jsonl: its check names the line.
+    const jsonl = readFileSync(join(folder, "runs.jsonl"), "utf8");
+    writeFileSync(join(folder, "runs.jsonl"), jsonl.replace(/"updates":(\d)/, (_, d: string) => `"updates":${(Number(d) + 1) % 10}`));
+    await expect(runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).rejects.toThrow(/runs\.jsonl: line 1 does not match its record check/);
   });
 
   it("refuses a summary edited after the sweep, a table cut short, and a manifest set to complete by hand", async () => {
