@@ -18,7 +18,7 @@ import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { SweepTimer } from "../runner/calibrate-sweep.js";
 import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
-import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
+import { gridCombinations, identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
 import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
@@ -26,6 +26,8 @@ import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, set
 export const MAX_THREADS = 256;
 /** A sweep larger than this is probably a typo in a grid: it needs --yes. */
 export const MAX_RUNS_UNASKED = 10_000_000;
+/** Grid combinations (valid or not) past which planning needs --yes: the walk takes about a second a million. */
+export const MAX_COMBINATIONS_UNASKED = 1_000_000;
 export const DEFAULT_WORKER_MEMORY_MB = 4096;
 
 export function runBuilder(yargs: Argv) {
@@ -74,7 +76,7 @@ export function runBuilder(yargs: Argv) {
       describe: "Keep the runs as runs.parquet only (about 1/30 of runs.jsonl and runs.csv): no runs.csv; runs.jsonl, the sweep's journal, is removed once runs.parquet is written",
       default: false,
     })
-    .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs`, default: false })
+    .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs, or plan one (run or --dry-run) whose grids hold more than ${MAX_COMBINATIONS_UNASKED.toLocaleString("en")} combinations`, default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ at the end (--no-report: skip)", default: true })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors (no progress)", default: false });
 }
@@ -111,6 +113,14 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   const path = given === "-" ? "-" : experimentPath(given);
   const loaded = path === "-" ? experimentFromText(await readStandardInput(), "-", { overrides }) : loadExperiment(path, { overrides });
   const { experiment } = loaded;
+  // Planning walks every combination of the grids (~1 s a million here, deaf to nothing now but long): a
+  // grid past a million combinations is planned only when asked, before the walk, for a run and a dry run alike.
+  const combinations = gridCombinations(experiment);
+  if (combinations > MAX_COMBINATIONS_UNASKED && !argv.yes) {
+    throw new UsageError(
+      `${path}: the grids hold ${combinations.toLocaleString("en")} combinations (up to ${(combinations * experiment.repeats).toLocaleString("en")} runs), more than ${MAX_COMBINATIONS_UNASKED.toLocaleString("en")}: planning walks each one (about a second a million); add --yes if you mean it`,
+    );
+  }
   const plan = planSweep(experiment);
   if (argv.dryRun) {
     const timer = new SweepTimer(plan.settings, plan.pointCount, { dataSets: loaded.dataSets });

@@ -2,10 +2,19 @@ import * as fs from "node:fs";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import lockfile from "proper-lockfile";
+import { createRequire } from "node:module";
 import { InputError } from "../experiment/input-error.js";
 import { removePath } from "../files/checked-fs.js";
 import { WriteError } from "../files/write-error.js";
+
+/**
+ * proper-lockfile, required when a folder is first locked rather than imported by every command that may
+ * lock one: as it loads, signal-exit installs its own SIGINT and SIGTERM handlers, and a JavaScript handler
+ * waits for the event loop. Loaded at start-up, it kept a command deaf to Ctrl-C through a long synchronous
+ * stretch before any lock (the planning of a grid of 10⁷ points: ~40 s); without it, a signal ends such a
+ * command at once, before it has written anything.
+ */
+const lockfile = (): typeof import("proper-lockfile") => createRequire(import.meta.url)("proper-lockfile") as typeof import("proper-lockfile");
 
 /** The lock: a folder of the result folder (proper-lockfile's), holding a note of who holds it. */
 export const LOCK_FOLDER = ".perceptron-lab.lock";
@@ -63,7 +72,7 @@ export function lockResultFolder(outDir: string, command: string): FolderLock {
   const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
   const take = () => {
     try {
-      return lockfile.lockSync(outDir, {
+      return lockfile().lockSync(outDir, {
         lockfilePath: lockPath,
         realpath: false,
         stale: STALE_MS,

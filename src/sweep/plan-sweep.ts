@@ -82,6 +82,27 @@ function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
   }
 }
 
+/**
+ * How many combinations the experiment's grids hold at most, valid or not, from the lengths of their lists
+ * alone (nothing walked): each generator's shapes are at most its lists of n, d and data files crossed.
+ * What a command checks before it plans a sweep point by point (planSweep walks every combination).
+ */
+export function gridCombinations(experiment: Experiment): number {
+  let total = 0;
+  for (const grid of experiment.grids) {
+    for (const generator of grid.generator) {
+      const entry = generatorEntry(generator);
+      let count = 1;
+      for (const key of ["n", "d", "data"] as const) count *= (grid[key] as readonly unknown[] | null | undefined)?.length ?? 1;
+      for (const key of ["margin", "radius", "offset", "noise", "overlap", "c"] as const) {
+        if (entry.keys.includes(key)) count *= (grid[key] as readonly unknown[] | null | undefined)?.length ?? 1;
+      }
+      total += count * (grid.bias?.length ?? 1) * grid.eta.length * grid.init.length * grid.order.length;
+    }
+  }
+  return total;
+}
+
 /** Every combination of one grid, valid or not: each generator's shapes (its sizes or its files), then its own keys, then the learner's. */
 export function* gridPoints(grid: Grid, dataFiles: Experiment["dataFiles"]): Generator<PointParameters> {
   for (const generator of grid.generator) {

@@ -139,3 +139,53 @@ describe("usage mistakes of run and rerun", () => {
     expect(readFileSync(join(out, "manifest.json"), "utf8")).toContain('"status": "complete"');
   });
 });
+
+describe("edges of 0.12.2 (issue 56): each refused in one line with exit 2, or said as it is", () => {
+  const folder = temporaryFolder();
+
+  it("refuses a YAML file's second document, a plug-in that exits as it loads, --set.key=value and a choice not offered", () => {
+    const yaml = join(folder, "two.yaml");
+    writeFileSync(yaml, "name: first\ngrid:\n  n: 10\n  d: 2\n  margin: 0.1\n---\nname: second\n");
+    expect(cli(["run", yaml, "--out", join(folder, "never")])).toMatchObject({
+      code: 2,
+      stderr: `Error: ${yaml}:6:1: invalid YAML: a second document (after "---") where one experiment was expected: put one experiment in a file\n`,
+    });
+    // A plug-in calling process.exit(0) as it loads: 0.12.2 exited 0 having written nothing.
+    writeFileSync(join(folder, "exits.mjs"), "process.exit(0);\nexport default {};\n");
+    const experiment = join(folder, "exits.json");
+    writeFileSync(experiment, JSON.stringify({ name: "exits", plugins: "./exits.mjs", grid: { n: 10, d: 2, margin: 0.1 } }));
+    const exited = cli(["run", experiment, "--out", join(folder, "never")]);
+    expect(exited.code).toBe(2);
+    expect(exited.stderr).toMatch(/^Error: .*exits\.json: plugins: .*exits\.mjs: the plug-in called process\.exit\(0\) while loading: a plug-in must not end the process; throw an Error instead\n$/);
+    expect(existsSync(join(folder, "never"))).toBe(false);
+    expect(cli(["run", "--set.grid.margin=0.1", "--dry-run"])).toMatchObject({
+      code: 2,
+      stderr: "Error: --set.grid.margin=0.1: write --set grid.margin=0.1 (a space or '=' after --set, not a dot)\nRun with --help for the options.\n",
+    });
+    expect(cli(["compare", folder, folder, "--correction", "foo"])).toMatchObject({ code: 2, stderr: "Error: --correction foo: must be one of holm, bh, none\nRun with --help for the options.\n" });
+    // --help and --version return (exit 0) rather than end the process, which the early-exit guard would take for a fault.
+    expect(cli(["--version"])).toMatchObject({ code: 0, stderr: "" });
+    expect(cli(["run", "--help"])).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("refuses to plan a grid of millions of combinations without --yes, before walking it, for a run and a dry run", () => {
+    const huge = join(folder, "huge.json");
+    const range = Array.from({ length: 5000 }, (_, i) => i + 1);
+    writeFileSync(huge, JSON.stringify({ name: "huge", grid: { n: range, d: range, margin: 0.1 } }));
+    const refusal = `Error: ${huge}: the grids hold 25,000,000 combinations (up to 25,000,000 runs), more than 1,000,000: planning walks each one (about a second a million); add --yes if you mean it\nRun with --help for the options.\n`;
+    expect(cli(["run", huge, "--out", join(folder, "huge")])).toMatchObject({ code: 2, stderr: refusal });
+    expect(cli(["run", huge, "--dry-run"])).toMatchObject({ code: 2, stdout: "", stderr: refusal });
+    expect(existsSync(join(folder, "huge"))).toBe(false);
+  });
+
+  it("reruns into a folder an earlier rerun wrote only with --overwrite, which it offers", () => {
+    const out = join(folder, "source");
+    expect(cli(["run", "experiments/quick.json", "--out", out, "--quiet", "--no-report"]).code).toBe(0);
+    const again = join(folder, "again");
+    expect(cli(["rerun", out, "--out", again]).code).toBe(0);
+    expect(cli(["rerun", out, "--out", again])).toMatchObject({ code: 2, stderr: `Error: ${again} already holds results: choose another --out, or add --overwrite to replace them\n` });
+    const replaced = cli(["rerun", out, "--out", again, "--overwrite"]);
+    expect(replaced).toMatchObject({ code: 0 });
+    expect(replaced.stdout).toContain("identical:");
+  });
+});
