@@ -61,6 +61,68 @@ export const MAX_MARGIN_LIMITS = { entries: 1e8, dim: 2000 } as const;
  *    γ* ≤ 1/√(2 D(λ)). Within OPTIMALITY_GAP of that, the status is "optimal".
  */
 export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions = {}): MaxMarginResult {
+  const result = solveMaxMargin(data, options);
+  if (result.status !== "infeasible") return result;
+  // "Infeasible" from quadprog may be its reach, not the data: with coordinates of very different scales (a
+  // feature of 1e-150 beside the bias's 1) the margin is tiny against the radius, and its absolute tests give
+  // up. The same data with each coordinate scaled by a power of two to [½, 1) (exact) are solved again: a
+  // separator of those maps back to one of these (ŵ_j = ŵ'_j·s_j), verified on the original data. It separates,
+  // but it is not the max-margin one of these coordinates (the scaling changes the norm minimised): inexact.
+  const balanced = balancedCoordinates(data);
+  if (balanced === null) return result;
+  const other = solveMaxMargin(balanced.data, {});
+  if (other.separator === null) return result;
+  const separator = Float64Array.from(other.separator, (value, j) => value * balanced.scales[j]!);
+  const margin = allFinite(separator) ? marginOf(separator, data) : 0;
+  if (!(margin > 0)) return result;
+  return {
+    status: "inexact",
+    separator,
+    margin,
+    marginUpperBound: null,
+    message: "quadprog found the QP infeasible in the learner's coordinates, whose scales differ by orders of magnitude; a separator was found with each coordinate rescaled (not certified the max-margin one)",
+  };
+}
+
+/**
+ * The data with coordinate j multiplied by s_j, a power of two that brings its largest |u_ij| into [½, 1),
+ * with the scales; null where the columns' scales lie within 2²⁰ of each other, or a scaled value would leave
+ * float64's normal range.
+ */
+const BALANCE_SPREAD = 20;
+
+function balancedCoordinates(data: LearnerData): { data: LearnerData; scales: Float64Array } | null {
+  const { n, dim, u } = data;
+  const scales = new Float64Array(dim).fill(1);
+  let [low, high] = [Infinity, -Infinity];
+  for (let j = 0; j < dim; j++) {
+    let largest = 0;
+    for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(u[i * dim + j]!));
+    if (!(largest > 0) || !Number.isFinite(largest)) continue;
+    const exponent = Math.floor(Math.log2(largest)) + 1;
+    [low, high] = [Math.min(low, exponent), Math.max(high, exponent)];
+    if (Math.abs(exponent) <= 1000) scales[j] = 2 ** -exponent;
+  }
+  // Coordinates within a factor 2²⁰ of each other are within quadprog's reach already (and data that are not
+  // separable, noisy sweeps' many, are not solved twice).
+  if (!(high - low >= BALANCE_SPREAD)) return null;
+  const scaled = new Float64Array(n * dim);
+  let radiusSquared = 0;
+  for (let i = 0; i < n; i++) {
+    let square = 0;
+    for (let j = 0; j < dim; j++) {
+      const value = u[i * dim + j]! * scales[j]!;
+      if (value !== 0 && Math.abs(value) < 2 ** -1021) return null;
+      scaled[i * dim + j] = value;
+      square += value * value;
+    }
+    radiusSquared = Math.max(radiusSquared, square);
+  }
+  // The separator of the scaled data, ŵ', gives ŵ'·u'_i = Σ_j ŵ'_j s_j u_ij: ŵ_j = ŵ'_j s_j on these.
+  return { data: { n, dim, u: scaled, radiusSquared }, scales };
+}
+
+function solveMaxMargin(data: LearnerData, options: MaxMarginOptions): MaxMarginResult {
   const { n, dim, u, radiusSquared } = data;
   if (n * dim > MAX_MARGIN_LIMITS.entries || dim > MAX_MARGIN_LIMITS.dim) {
     const message = `n·dim = ${n * dim} numbers and dim = ${dim}: above what the dense QP solver takes (${MAX_MARGIN_LIMITS.entries} and ${MAX_MARGIN_LIMITS.dim})`;

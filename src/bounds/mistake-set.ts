@@ -1,6 +1,6 @@
 import { dotEnclosure } from "../math/dot-enclosure.js";
 import { mul, point } from "../math/interval.js";
-import { addUp, divUp, mulUp, sqrtUp, subUp } from "../math/outward-rounding.js";
+import { addUp, divDown, divUp, mulUp, sqrtUp, subUp } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-coordinates.js";
 import type { UpdateRounds } from "./update-rounds.js";
 import { allZero } from "../math/array-tests.js";
@@ -42,9 +42,11 @@ export function mistakeSetBound(
   const norm = mulUp(scale, sqrtUp(dotEnclosure(direction, 0, direction, 0, dim).hi));
   const squares = rounds.squares.hi;
   if (allZero(initialWeights)) return addUp(hinge, mulUp(norm, sqrtUp(squares)));
-  const start = dotEnclosure(initialWeights, 0, initialWeights, 0, dim).hi;
-  const length = mulUp(norm, sqrtUp(addUp(start, mulUp(mulUp(eta, eta), squares))));
-  const offset = mul(s, dotEnclosure(direction, 0, initialWeights, 0, dim)).lo;
+  // Divided by η before anything is squared or summed: (‖v‖√(‖ŵ(0)‖² + η² S_M) − v·ŵ(0))/η is
+  // ‖v‖√((‖ŵ(0)‖/η)² + S_M) − v·ŵ(0)/η, and η² (1e300 at η = 1e150) no longer overflows a finite value.
+  const start = divUp(sqrtUp(dotEnclosure(initialWeights, 0, initialWeights, 0, dim).hi), eta);
+  const length = mulUp(norm, sqrtUp(addUp(mulUp(start, start), squares)));
+  const offset = divDown(mul(s, dotEnclosure(direction, 0, initialWeights, 0, dim)).lo, eta);
   // ≥ 0 in exact arithmetic (Cauchy–Schwarz); its upper end is ≥ that.
-  return addUp(hinge, divUp(subUp(length, offset), eta));
+  return addUp(hinge, subUp(length, offset));
 }

@@ -286,13 +286,17 @@ type BySeparator = Readonly<Record<SeparatorName, BoundSet | null>>;
  * observed / bound, for converged runs only (the updates of a run cut off at maxEpochs are not its
  * count); null where the bound does not apply or is 0 (ŵ(0) already separates, and then updates = 0).
  */
-function ratio(updates: number, converged: boolean, bound: number | null): number | null {
-  return converged && bound !== null && bound > 0 ? updates / bound : null;
+export function ratio(updates: number, converged: boolean, bound: number | null): number | null {
+  return converged ? anyRunRatio(updates, bound) : null;
 }
 
-/** updates/bound for any run, converged or not: the Freund–Schapire bound holds at every epoch count. */
-function anyRunRatio(updates: number, bound: number | null): number | null {
-  return bound !== null && bound > 0 ? updates / bound : null;
+/**
+ * updates/bound for any run, converged or not: the Freund–Schapire bound holds at every epoch count. A bound
+ * beyond float64 (∞, written empty) has no ratio: updates/∞ = 0 would read as a perfectly tight bound, and
+ * enter the summaries as one.
+ */
+export function anyRunRatio(updates: number, bound: number | null): number | null {
+  return bound !== null && bound > 0 && bound < Infinity ? updates / bound : null;
 }
 
 function bestOf(a: number | null, b: number | null): number | null {

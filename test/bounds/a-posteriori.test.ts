@@ -4,7 +4,7 @@ import { resolveBounds } from "../../src/bounds/bound-choice.js";
 import { freundSchapireBound } from "../../src/bounds/freund-schapire.js";
 import { mistakeSetBound } from "../../src/bounds/mistake-set.js";
 import { proofFactors } from "../../src/bounds/proof-factors.js";
-import { separatorMargin } from "../../src/bounds/separator-margin.js";
+import { separatorMargin, withinScale } from "../../src/bounds/separator-margin.js";
 import { tightestFreundSchapire } from "../../src/bounds/squared-hinge-path.js";
 import { updateRounds } from "../../src/bounds/update-rounds.js";
 import { A_POSTERIORI_COLUMNS } from "../../src/export/run-columns.js";
@@ -14,7 +14,7 @@ import { plantedSeparator, toLearnerCoordinates, type LearnerData } from "../../
 import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { runPerceptron } from "../../src/perceptron/perceptron-kernel.js";
 import { createRandom } from "../../src/random/seeded-random.js";
-import { executeRun } from "../../src/run/execute-run.js";
+import { anyRunRatio, executeRun, ratio } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";
 import { runSpec } from "../helpers.js";
 import { exactDot, Rational } from "../math/exact-rational.js";
@@ -105,6 +105,44 @@ describe("the a-posteriori columns: the proof's four factors and the mistake-set
     );
   });
 
+  it("stays finite and at or above its exact value at extreme scales: η = 1e150, a radius of 1e150 with an offset", () => {
+    // 0.12.2 formed η²·S_M before dividing by η (∞ at η = 1e150 with S_M ≈ 1e10: an empty cell), and paired the
+    // planted separator of data near 1e150, unscaled, with the rescaled one's margin (5e305 for ~1e151).
+    const data = generatePlanted({ n: 30, d: 3, margin: 1e4, radius: 1e5, offset: 0 }, createRandom(4, "data"));
+    const learner = toLearnerCoordinates(data, false);
+    const init = Float64Array.of(0.3, -0.2, 0.5);
+    for (const eta of [1e150, 1e-150]) {
+      const counts = new Int32Array(learner.n);
+      trainPerceptron(learner, { eta, initialWeights: init, order: "cyclic", maxEpochs: 1000, counts });
+      const rounds = updateRounds(learner, counts);
+      const planted = plantedSeparator(data, false)!;
+      const scale = 1 / separatorMargin(learner, planted).a.lo;
+      const value = mistakeSetBound(learner, rounds, planted, scale, eta, init);
+      expect(Number.isFinite(value), `eta ${eta}`).toBe(true);
+      expect(value).toBeGreaterThanOrEqual(rounds.updates);
+      expectAtOrAboveExact(learner, counts, planted, scale, eta, init, value);
+    }
+    const spec = runSpec({ n: 20, d: 2, margin: 1e149, radius: 1e150, offset: 3e149, seed: 7, bounds: resolveBounds(["default", "mistakeSet"]) });
+    const row = executeRun(spec) as unknown as Record<string, number | null>;
+    expect(row.status).toBe("ok");
+    // From ŵ(0) = 0 at v = ŵ*/a: MS = √S_M/γ, S_M ≤ k·R² (R ≈ 1e150 with the bias coordinate), γ the planted margin.
+    const bound = row.plantedMistakeSetBound!;
+    expect(bound).toBeGreaterThanOrEqual(row.updates!);
+    expect(bound).toBeLessThanOrEqual((Math.sqrt(row.updates!) * row.learnerRadius!) / row.plantedMargin! * (1 + 1e-9));
+    expect(row.plantedMistakeSetRatio).toBe(row.updates! / bound);
+  });
+
+  it("writes no ratio for a bound beyond float64 (written empty), rather than updates/∞ = 0", () => {
+    // 0.12.2 wrote 0 for updates/∞ (81 cells of an audit), and the zeros entered the summaries as perfectly tight bounds.
+    expect(ratio(10, true, Infinity)).toBeNull();
+    expect(anyRunRatio(10, Infinity)).toBeNull();
+    expect(ratio(10, true, 40)).toBe(0.25);
+    expect(ratio(10, false, 40)).toBeNull();
+    expect(anyRunRatio(10, 40)).toBe(0.25);
+    expect(anyRunRatio(10, 0)).toBeNull();
+    expect(anyRunRatio(10, null)).toBeNull();
+  });
+
   it("at the tightest Freund–Schapire optimum it is at most that bound (docs/theory.md: MS(u/γ) ≤ FS(u, γ, E))", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const data = generatePlanted({ n: 60, d: 3, margin: 0.05, radius: 1, offset: 0.1, noise: 0.1 }, createRandom(seed, "data"));
@@ -132,13 +170,30 @@ describe("the a-posteriori columns: the proof's four factors and the mistake-set
         const factors = proofFactors(learner, updateRounds(learner, counts), planted, margin, true);
         if (result.updates === 0) return expect(factors).toBeNull();
         const values = [factors!.gain, factors!.alignment, factors!.interference, factors!.radius];
-        for (const value of values) expect(value).toBeGreaterThanOrEqual(1 - 1e-12);
+        // A, B and D are upper ends of enclosures of values ≥ 1: never below 1, not even by an ulp.
+        for (const value of [values[0]!, values[1]!, values[3]!]) expect(value).toBeGreaterThanOrEqual(1);
+        expect(values[2]!).toBeGreaterThanOrEqual(1 - 1e-12);
         const product = values.reduce((a, b) => a * b) ** 2;
         const novikoff = learner.radiusSquared / (margin * margin) / result.updates;
         expect(Math.abs(product / novikoff - 1)).toBeLessThan(1e-12);
       }),
       { numRuns: 120 },
     );
+    // At radius 1e-150 (squares near float64's subnormals) and 1e150: the same, scale-free (0.12.2 wrote
+    // 0.99999996 for A, B or D at 1e-150).
+    for (const radius of [1e-150, 1e150]) {
+      // Without a bias: with one, the bias coordinate (1) would set the learner's radius, not the data's.
+      const data = generatePlanted({ n: 40, d: 3, margin: 0.05 * radius, radius, offset: 0 }, createRandom(9, "data"));
+      const learner = toLearnerCoordinates(data, false);
+      const counts = new Int32Array(learner.n);
+      trainPerceptron(learner, { eta: 1, initialWeights: new Float64Array(learner.dim), order: "cyclic", maxEpochs: 10_000, counts });
+      const planted = withinScale(plantedSeparator(data, false)!);
+      const { margin } = separatorMargin(learner, planted);
+      const factors = proofFactors(learner, updateRounds(learner, counts), planted, margin, true)!;
+      for (const value of [factors.gain, factors.alignment, factors.radius]) expect(value, `radius ${radius}`).toBeGreaterThanOrEqual(1);
+      const product = (factors.gain * factors.alignment * factors.interference * factors.radius) ** 2;
+      expect(Math.abs(product / (learner.radiusSquared / (margin * margin) / counts.reduce((a, b) => a + b)) - 1), `radius ${radius}`).toBeLessThan(1e-9);
+    }
     // Hadamard (n = 16): every point updated once, W = Σ u_i with orthogonal rows, ‖W‖² = S_M = k·R²: C = D = 1,
     // and with the separator (1, …, 1)·u direction, A = B = 1: the bound is met exactly, as docs/theory.md says.
     const learner = toLearnerCoordinates(generateHadamard(16, createRandom(2, "data")), true);
@@ -148,7 +203,11 @@ describe("the a-posteriori columns: the proof's four factors and the mistake-set
     expect(Array.from(counts)).toEqual(new Array(16).fill(1));
     const separator = rounds.sum;
     const factors = proofFactors(learner, rounds, separator, separatorMargin(learner, separator).margin, true)!;
-    expect([factors.gain, factors.alignment, factors.interference, factors.radius]).toEqual([1, 1, 1, 1]);
+    // Exactly 1 in exact arithmetic; the enclosures' upper ends are within a few ulps above.
+    for (const value of [factors.gain, factors.alignment, factors.interference, factors.radius]) {
+      expect(value).toBeGreaterThanOrEqual(1);
+      expect(value).toBeLessThan(1 + 1e-14);
+    }
   });
 
   it("are computed only where listed, change no other column, and hold the chain updates ≤ MS ≤ Novikoff (separable) and MS ≤ FS (noisy)", () => {
