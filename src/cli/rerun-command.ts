@@ -1,4 +1,4 @@
-import { mkdtempSync, rmdirSync } from "node:fs";
+import { mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Argv } from "yargs";
@@ -10,7 +10,7 @@ import { wholeNumberFlag } from "./shared-options.js";
 export function rerunBuilder(yargs: Argv) {
   return yargs
     .positional("folder", { type: "string", describe: "A result folder written by run", demandOption: true })
-    .option("out", { type: "string", describe: "Where the rerun writes its tables", defaultDescription: "a new temporary folder" })
+    .option("out", { type: "string", describe: "Where the rerun writes its tables", defaultDescription: "a new temporary folder, removed when the rerun is identical" })
     .option("overwrite", { type: "boolean", describe: "Replace the results --out already holds (an earlier rerun's)", default: false })
     .option("threads", { type: "number", describe: `Worker threads (1 to ${MAX_THREADS}); where they leave cores free, an exporter thread for every three formats their tables`, defaultDescription: "available parallelism" });
 }
@@ -32,7 +32,13 @@ export async function rerunHandler(argv: { folder: string; out?: string; threads
     process.stderr.write(`note: ${argv.folder} was written by perceptron-lab ${describe(then)}; this is ${describe(now)}\n`);
   }
   if (report.identical) {
-    process.stdout.write(`identical: the rerun in ${outDir}/ reproduces ${argv.folder}/ byte for byte (${report.tables.join(", ")})\n`);
+    // A temporary folder of ours that reproduced the original holds nothing to look at: removed.
+    if (argv.out === undefined) {
+      rmSync(outDir, { recursive: true, force: true });
+      process.stdout.write(`identical: a rerun reproduces ${argv.folder}/ byte for byte (${report.tables.join(", ")}); its temporary folder was removed (--out keeps a rerun)\n`);
+    } else {
+      process.stdout.write(`identical: the rerun in ${outDir}/ reproduces ${argv.folder}/ byte for byte (${report.tables.join(", ")})\n`);
+    }
     return EXIT.ok;
   }
   for (const { file, line } of report.differences) {

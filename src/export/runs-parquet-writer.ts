@@ -26,8 +26,11 @@ export class RunsParquetWriter {
   #rows = 0;
   #bytes = 0;
 
-  /** `layout`: the run tables' columns (a sweep's plug-in bounds', table-layout.ts). */
-  constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP, layout: TableLayout = BUILT_IN) {
+  /**
+   * `layout`: the run tables' columns (a sweep's plug-in bounds', table-layout.ts); `createdBy`: the footer's
+   * created_by, "perceptron-lab version X.Y.Z" as the runner passes it (Parquet's convention: name, version).
+   */
+  constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP, layout: TableLayout = BUILT_IN, createdBy = "perceptron-lab") {
     this.#rowGroup = rowGroup;
     this.#group = new RunsParquetColumns(layout);
     const writer = new PartByteWriter((part) => {
@@ -38,7 +41,7 @@ export class RunsParquetWriter {
     // A shard's small groups (see shardRowGroup) carry no statistics nor page index: at 256 rows a group
     // they would outweigh the data. A whole sweep's file has both, for readers that filter on them.
     this.#indexed = rowGroup === WHOLE_ROW_GROUP;
-    this.#parquet = new ParquetWriter({ writer, schema: [...runsParquetSchema(layout)], codec: "SNAPPY", createdBy: "perceptron-lab", statistics: this.#indexed });
+    this.#parquet = new ParquetWriter({ writer, schema: [...runsParquetSchema(layout)], codec: "SNAPPY", createdBy, statistics: this.#indexed });
   }
 
   add(rows: readonly RunRow[]): void {

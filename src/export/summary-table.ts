@@ -55,7 +55,10 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, p
   const lines = [line(header), ...body.map(line)];
   if (totalPoints > shown.length) lines.push(`... ${totalPoints - shown.length} more grid points in summary.csv`);
   lines.push('Updates: median over converged runs; bounds: medians over every run. Bounds from the planted separator, * from the max-margin one; "-": not applicable, or not computed (see bounds in the experiment).');
-  lines.push("margin: the grid point's margin: planted, the planted margin; three-point, its c; a plug-in generator, its margin key.");
+  // Said only where a shown point has one (a sweep of data files alone has none: its column is all "-").
+  if (shown.some((row) => (row.margin ?? row.c) !== null && (row.margin ?? row.c) !== undefined)) {
+    lines.push("margin: the grid point's margin: planted, the planted margin; three-point, its c; a plug-in generator, its margin key.");
+  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -22,7 +22,7 @@ import { toolInfo, toolVersion } from "./tool-info.js";
 import { writeViolationData } from "./write-violation-data.js";
 import { makeFolder, removePath } from "../files/checked-fs.js";
 import { MinHeap } from "../math/min-heap.js";
-import { RUNS_PARQUET } from "./write-runs-parquet.js";
+import { parquetCreatedBy, RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../experiment/option-words.js";
@@ -178,7 +178,7 @@ async function merge(
   const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text, layout }));
   // runs.parquet is written as the rows come (not from a merged runs.jsonl, which --parquet-only never writes).
   const parquetFile = tables.parquet ? new AtomicFileWriter(join(staging, RUNS_PARQUET)) : null;
-  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part), undefined, layout);
+  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part), undefined, layout, parquetCreatedBy());
   let runsParquet: RunsParquetDigest | null = null;
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of

@@ -1,3 +1,4 @@
+import { toolVersion } from "./tool-info.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryName, writeFileAtomicWith } from "../files/atomic-file.js";
@@ -26,7 +27,7 @@ export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP, lay
   let digest: RunsParquetDigest | undefined;
   try {
     writeFileAtomicWith(path, (append) => {
-      const writer = new RunsParquetWriter(append, rowGroup, layout);
+      const writer = new RunsParquetWriter(append, rowGroup, layout, parquetCreatedBy());
       const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
       for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
       digest = writer.finish();
@@ -85,4 +86,10 @@ export function recordsFromParquet(folder: string, manifest: Manifest, to: strin
   for (let record = stream.takeLine(); record !== null; record = stream.takeLine()) out.write(`${record.line}\n`);
   out.close();
   renameDurably(temporary, to);
+}
+
+/** runs.parquet's created_by: this tool and its version, as Parquet's writers name themselves. */
+export function parquetCreatedBy(): string {
+  const { name, version } = toolVersion();
+  return `${name} version ${version}`;
 }

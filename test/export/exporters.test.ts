@@ -203,5 +203,8 @@ describe("summaryTable", () => {
       ...["1", "hadamard", "4", "3", "-", "-", "yes", "0.5", "zero", "cyclic", "1/1", "4"],
       ...["4", "4", "6.25", "4", "4", "4", "6.25", "4", "4"],
     ]);
+    // No point shown has a margin (Hadamard's column is "-"): no footer about margins (0.12.2 printed it).
+    expect(text).not.toContain("margin: the grid point's margin");
+    expect(summaryTable([summarisePoint([executeRun(runSpec({ seed: 4 }))])], 1)).toContain("\nmargin: the grid point's margin: planted, the planted margin;");
   });
 });

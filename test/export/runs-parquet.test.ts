@@ -39,7 +39,8 @@ describe("runs.parquet", () => {
     const file = new Uint8Array(bytes(one)).buffer;
     const metadata = parquetMetadata(file);
     expect(metadata.schema.slice(1).map((element) => element.name)).toEqual(RUN_COLUMNS);
-    expect(metadata.created_by).toBe("perceptron-lab");
+    // Parquet's convention, "name version X" (0.12.2 wrote no version).
+    expect(metadata.created_by).toBe(`perceptron-lab version ${JSON.parse(readFileSync("package.json", "utf8")).version}`);
     const read = (await parquetReadObjects({ file })) as Record<string, unknown>[];
     // Whole numbers come back as BigInt (INT64); everything else as written in runs.jsonl.
     const plain = read.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === "bigint" ? Number(value) : value])));
