@@ -17,13 +17,13 @@ import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
 import { writeReport } from "../report/write-report.js";
 import { SweepTimer } from "../runner/calibrate-sweep.js";
-import { defaultResultFolder, runExperiment, type RunReport } from "../runner/run-experiment.js";
+import { defaultResultFolder, MAX_POOL_THREADS, runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { gridCombinations, identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
 import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
 
-export const MAX_THREADS = 256;
+export const MAX_THREADS = MAX_POOL_THREADS;
 /** A sweep larger than this is probably a typo in a grid: it needs --yes. */
 export const MAX_RUNS_UNASKED = 10_000_000;
 /** Grid combinations (valid or not) past which planning needs --yes: the walk takes about a second a million. */

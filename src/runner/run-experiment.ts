@@ -111,9 +111,16 @@ export function defaultResultFolder(experiment: Pick<Experiment, "name">): strin
  * handed out with a bounded number in flight; rows are written as they complete, in order, and synced
  * to disk every second, so a kill loses at most the runs in flight.
  */
+/** The most worker threads a sweep takes (the command line's --threads says the same). */
+export const MAX_POOL_THREADS = 256;
+
 export async function runExperiment(loaded: LoadedExperiment, given: RunExperimentOptions = {}): Promise<RunReport> {
   const startedAt = new Date();
   const threads = given.threads ?? availableParallelism();
+  // The command line checks --threads; the library's callers are checked here (NaN made a pool of no thread).
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_POOL_THREADS) {
+    throw new InputError(`threads: ${String(threads)} must be a whole number from 1 to ${MAX_POOL_THREADS}`);
+  }
   const plan = planSweep(loaded.experiment);
   const costOf = pointCostOf(loaded.experiment.maxEpochs);
   // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.

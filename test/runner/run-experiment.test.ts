@@ -132,4 +132,9 @@ describe("runExperiment", () => {
       expect(row.plantedNovikoffRatio).toEqual({ mean: 1, sd: 0, min: 1, p10: 1, p25: 1, median: 1, p75: 1, p90: 1, max: 1 });
     }
   });
+  it("refuses a thread count that is no whole number from 1 to 256, from the library too (NaN was taken)", async () => {
+    for (const threads of [Number.NaN, 0, 1.5, 257]) {
+      await expect(runExperiment(sweep, { threads, outDir: temporaryFolder() })).rejects.toThrow(new InputError(`threads: ${threads} must be a whole number from 1 to 256`));
+    }
+  });
 });

@@ -90,4 +90,5 @@ describe("a complete folder's record of its tables", () => {
     writeFileSync(path, bytes);
     await expect(runExperiment(loaded, { threads: 1, outDir: folder, resume: true })).rejects.toThrow(/runs\.parquet: its SHA-256 is [0-9a-f]{12}…, its manifest records [0-9a-f]{12}…; the result folder was changed by hand/);
   });
+
 });
