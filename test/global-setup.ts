@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { buildSync } from "esbuild";
@@ -7,8 +7,8 @@ import { buildSync } from "esbuild";
 /**
  * Runs once around a whole vitest invocation (every tier): the tests leave nothing behind, or the run fails.
  * - Every temporary file or folder a test or a process it started makes lands in one private TMPDIR, which
- *   must be empty at the end: what is left is named, removed, and fails the run. (tsx's cache of compiled
- *   modules, which the TypeScript worker threads read, stays where it was, through a link.)
+ *   must be empty at the end: what is left is named, removed, and fails the run (but tsx's cache of compiled
+ *   modules, which the TypeScript worker threads read: removed with the folder).
  * - Every process a test starts inherits PERCEPTRON_LAB_TEST_SESSION: one still alive at the end (a child a
  *   test forgot, or one a timed-out test could not stop) is named, killed with its process group, and fails
  *   the run. vitest's own workers (this process's children) are not counted.
@@ -45,9 +45,9 @@ function startSession(): () => void {
   const session = randomBytes(8).toString("hex");
   const outerTmp = tmpdir();
   const privateTmp = mkdtempSync(join(outerTmp, "perceptron-lab-tests-"));
+  // tsx's cache of compiled modules (the TypeScript worker threads') lives in the private TMPDIR too, and goes
+  // with it: 0.12.2 linked it to the outer TMPDIR, where it stayed after the run.
   const tsxCache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
-  mkdirSync(join(outerTmp, tsxCache), { recursive: true });
-  symlinkSync(join(outerTmp, tsxCache), join(privateTmp, tsxCache));
   process.env[SESSION_VARIABLE] = session;
   process.env.TMPDIR = privateTmp;
   const worker = bundleWorker(privateTmp);

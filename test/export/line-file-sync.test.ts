@@ -9,14 +9,23 @@ import { temporaryFolder } from "../helpers.js";
  * lets it finish (so "in flight" is a state the test controls, not a race), and may be made to fail
  * as a disk does (EIO). The foreground fsyncSync stays the real one.
  */
-const held: { fd: number; finish: (code: string | null) => void }[] = [];
+const held: { fd: number; finish: (code: string | null) => Promise<void> }[] = [];
 vi.mock("node:fs", async (original) => {
   const fs = await original<typeof import("node:fs")>();
+  // finish resolves once LineFile's callback has run (it closes what it closes synchronously there): the test
+  // waits on that event, never on a fixed time (a 20 ms sleep was too short on a loaded machine).
   const fsync = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) =>
     held.push({
       fd,
       finish: (code) =>
-        code === null ? fs.fsync(fd, callback) : setImmediate(() => callback(Object.assign(new Error(`${code}: i/o error`), { code }))),
+        new Promise<void>((resolve) => {
+          const done = (error: NodeJS.ErrnoException | null) => {
+            callback(error);
+            resolve();
+          };
+          if (code === null) fs.fsync(fd, done);
+          else setImmediate(() => done(Object.assign(new Error(`${code}: i/o error`), { code })));
+        }),
     });
   return { ...fs, fsync, default: { ...fs, fsync } };
 });
@@ -36,7 +45,6 @@ function descriptorsOn(path: string): number {
   }
   return count;
 }
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 afterEach(() => {
   held.length = 0;
@@ -59,8 +67,7 @@ describe("LineFile.syncInBackground", () => {
     // Synced through a read-only descriptor of the same file (the writer's own is write-only).
     expect(readlinkSync(`/proc/self/fd/${held[0]!.fd}`)).toBe(path);
     expect(Number.parseInt(/^flags:\s+(\d+)$/m.exec(readFileSync(`/proc/self/fdinfo/${held[0]!.fd}`, "utf8"))![1]!, 8) & 3).toBe(0);
-    held[0]!.finish(null);
-    await settle();
+    await held[0]!.finish(null);
     file.syncInBackground();
     expect(held.length).toBe(2);
     expect(held[1]!.fd).toBe(held[0]!.fd);
@@ -69,8 +76,7 @@ describe("LineFile.syncInBackground", () => {
     file.close();
     expect(readFileSync(path, "utf8")).toBe("one\ntwo\nthree\n");
     expect(descriptorsOn(path)).toBe(1);
-    held[1]!.finish(null);
-    await settle();
+    await held[1]!.finish(null);
     expect(descriptorsOn(path)).toBe(0);
   });
 
@@ -81,8 +87,7 @@ describe("LineFile.syncInBackground", () => {
       const file = new LineFile(path, 1024);
       file.write("kept\n");
       file.syncInBackground();
-      held.at(-1)!.finish("EIO");
-      await settle();
+      await held.at(-1)!.finish("EIO");
       const act = {
         write: () => file.write("more\n"),
         sync: () => file.sync(),
