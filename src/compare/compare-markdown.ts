@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import type { CompareReport, PointLabel, RuleOutcome } from "./compare-results.js";
 
 /**
@@ -39,7 +40,7 @@ export function compareMarkdown(report: CompareReport, all = false): string {
   lines.push(
     "| | baseline | current |",
     "| --- | --- | --- |",
-    `| folder | ${b.folder} | ${c.folder} |`,
+    `| folder | ${shownPath(b.folder)} | ${shownPath(c.folder)} |`,
     `| experiment | ${b.name} (sha256 ${b.hash.slice(0, 12)}) | ${c.name} (sha256 ${c.hash.slice(0, 12)}) |`,
     `| perceptron-lab | ${tool(b)} | ${tool(c)} |`,
     `| data version | ${b.dataVersion} | ${c.dataVersion} |`,
@@ -48,8 +49,10 @@ export function compareMarkdown(report: CompareReport, all = false): string {
       `beyond its threshold${report.twoSided ? " either way" : " upward"}, a drop of the converged share, a new error) and its test confirms it. Where the runs pair (the same ` +
       "repeats with the same seeds on both sides: the same experiment), the tests are paired: Wilcoxon's signed-rank test on the runs' " +
       "differences, McNemar's exact test on their convergence, and over the whole sweep a sign test (convergence) or a signed-rank test (a " +
-      "statistic's mean change) over the data sets; otherwise Mann–Whitney U on the converged runs and Fisher's exact test on the converged " +
-      `counts. The whole sweep's checks come first (a regression anywhere can fail them), the points' localise it; ${correctionText(report)}. ` +
+      "statistic's mean change) over the data sets; otherwise Mann–Whitney U on the converged runs (exact on small samples) and Fisher's exact " +
+      "test on the converged counts, and over the whole sweep a permutation test over the data sets. A relative threshold is read on the log " +
+      "scale (log of the ratio, the same size for a doubling as for a halving), so that folders that differ only in their random stream pass. " +
+      `The whole sweep's checks come first (a regression anywhere can fail them), the points' localise it; ${correctionText(report)}. ` +
       `${report.twoSided ? "A statistic rule fails on a change either way (two-sided tests). " : "A statistic rule fails on a rise only (one-sided tests): a fall is an improvement, reported, not failed (--two-sided fails it too). "}` +
       "A new error fails without a test. A change the test cannot confirm is inconclusive.",
     "",
@@ -86,7 +89,11 @@ function detectableLines(report: CompareReport): string[] {
       words.push(`${amount(rule, relative, middle, report.twoSided)} at a point (median over ${points.length})`);
     }
     // Over the sweep, where its figure is in the rule's units: the paired tests' (a data set's mean change, relative for a percentage; a share of the data sets).
-    if (sweep !== undefined && sweep.test?.endsWith("(paired)")) words.push(`${amount(rule, relative || rule === "converged", sweep.detectable!.change!, report.twoSided, true)} over the sweep`);
+    // (A relative rule's paired figure is a data set's mean log ratio: said as the relative change it is.)
+    if (sweep !== undefined && sweep.test?.endsWith("(paired)")) {
+      const figure = relative ? Math.expm1(sweep.detectable!.change!) : sweep.detectable!.change!;
+      words.push(`${amount(rule, relative || rule === "converged", figure, report.twoSided, true)} over the sweep`);
+    }
     if (words.length > 0) parts.push(`\`${rule}\`: ${words.join(", ")}`);
   }
   if (parts.length > 0) lines.push(`Detectable with 80 % power at these sizes: ${parts.join("; ")}.`);
@@ -112,14 +119,20 @@ function correctionText(report: CompareReport): string {
 }
 
 function table(outcomes: readonly RuleOutcome[]): string[] {
-  return ["| verdict | rule | grid point | baseline | current | change | effect (95 % CI) | test | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |", ...outcomes.map(row)];
+  return ["| verdict | rule | grid point | baseline | current | change | effect (95 % CI, or the level it reaches) | test | p | p (adjusted) |", "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |", ...outcomes.map(row)];
 }
 
 function row(o: RuleOutcome): string {
-  const change = o.change === null ? "-" : `${signed(o.change)}${o.relativeChange === null ? "" : ` (${signed(100 * o.relativeChange)}%)`}`;
+  // A relative change is labelled as one (a percentage); an absolute one in the column's units, with its relative size beside it.
+  const change =
+    o.change === null ? (o.relativeChange === null ? "-" : `${signed(100 * o.relativeChange)} % (relative)`) : `${signed(o.change)}${o.relativeChange === null ? "" : ` (${signed(100 * o.relativeChange)} %)`}`;
   // The normal approximations round a p below about 1e-16 to 0.
   const p = (value: number | null) => (value === null ? "-" : value === 0 ? "< 1e-16" : value.toPrecision(2));
-  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${o.effect === null ? "-" : `${signed(o.effect.estimate)} [${signed(o.effect.low)}, ${signed(o.effect.high)}]`} | ${o.test ?? "-"} | ${p(o.p)} | ${p(o.adjustedP)} |`;
+  const percent = o.unit === "relative change";
+  const value = (x: number) => (percent ? `${signed(100 * x)} %` : signed(x));
+  const level = o.effect === null || Math.abs(o.effect.level - 0.95) < 5e-4 ? "" : ` (${(100 * o.effect.level).toFixed(1)} %)`;
+  const effect = o.effect === null ? "-" : `${value(o.effect.estimate)} [${value(o.effect.low)}, ${value(o.effect.high)}]${level}`;
+  return `| ${o.verdict} | \`${o.rule}\` | ${o.point === null ? "whole sweep" : describe(o.point)} | ${number(o.baseline)} | ${number(o.current)} | ${change} | ${effect} | ${o.test ?? "-"} | ${p(o.p)} | ${p(o.adjustedP)} |`;
 }
 
 function describe(p: PointLabel): string {
@@ -134,4 +147,14 @@ function number(value: number | null): string {
 function signed(value: number): string {
   const text = Number(value.toPrecision(4)).toString();
   return value > 0 ? `+${text}` : text;
+}
+
+/**
+ * A folder as the summary shows it: relative to the working folder where it lies inside it (a CI job's
+ * checkout), as given otherwise; an absolute path (a runner's home, a user's name) only where nothing shorter says it.
+ */
+function shownPath(folder: string): string {
+  if (!isAbsolute(folder)) return folder;
+  const inside = relative(process.cwd(), folder);
+  return inside === "" ? "." : inside.startsWith("..") || isAbsolute(inside) ? folder : inside;
 }

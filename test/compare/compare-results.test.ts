@@ -1,3 +1,4 @@
+import { InputError } from "../../src/experiment/input-error.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,7 +7,8 @@ import { compareMarkdown } from "../../src/compare/compare-markdown.js";
 import { fisherDropP } from "../../src/compare/fisher-exact.js";
 import { compareResults } from "../../src/compare/compare-results.js";
 import { DEFAULT_FAIL_RULES, parseFailRule } from "../../src/compare/fail-rule.js";
-import { mannWhitneyP } from "../../src/compare/mann-whitney.js";
+import { mannWhitney, mannWhitneyP } from "../../src/compare/mann-whitney.js";
+import { wilcoxonRankSum } from "simple-statistics";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { ResultWriter, TABLE_FILES } from "../../src/export/result-writer.js";
 import { recordTables } from "../../src/runner/table-record.js";
@@ -42,13 +44,45 @@ const grid = { n: 40, d: [2, 5], margin: [0.05, 0.2] };
 const isPoint0 = (point: { d: number | null; margin: number | null } | null) => point !== null && point.d === 2 && point.margin === 0.05;
 
 describe("mannWhitneyP", () => {
-  it("matches a hand computation of the normal approximation", () => {
-    // x = 1, 2, 3 against y = 4, 5, 6: U = 0, mean 4.5, variance 3·3·7/12 = 5.25,
-    // z = (4.5 − 0.5)/√5.25 = 1.7457, p = 2(1 − Φ(z)) ≈ 0.0809 (scipy's mannwhitneyu, asymptotic, continuity).
-    expect(mannWhitneyP([1, 2, 3], [4, 5, 6])).toBeCloseTo(0.0809, 4);
-    expect(mannWhitneyP([4, 5, 6], [1, 2, 3])).toBeCloseTo(0.0809, 4);
+  it("is exact on small samples, ties included, and matches a hand computation of the normal approximation beyond", () => {
+    // x = 1, 2, 3 against y = 4, 5, 6: the lowest of C(6, 3) = 20 rank sums, doubled: p = 0.1 (R's wilcox.test, exact).
+    expect(mannWhitneyP([1, 2, 3], [4, 5, 6])).toBeCloseTo(0.1, 12);
+    expect(mannWhitneyP([4, 5, 6], [1, 2, 3])).toBeCloseTo(0.1, 12);
     expect(mannWhitneyP([7, 7, 7], [7, 7])).toBe(1);
     expect(mannWhitneyP([], [1])).toBeNull();
+    // 25 a side (50 > the exact limit): U = 0, mean 312.5, variance 25·25·51/12 = 2656.25, z = (312.5 − 0.5)/51.539 = 6.0537,
+    // p = 2(1 − Φ(z)) ≈ 1.415e-9 (scipy's mannwhitneyu, asymptotic, continuity).
+    const low = Array.from({ length: 25 }, (_, k) => k);
+    const high = Array.from({ length: 25 }, (_, k) => 100 + k);
+    expect(mannWhitney(low, high)!.exact).toBe(false);
+    expect(mannWhitneyP(low, high)! / 1.415e-9).toBeCloseTo(1, 2);
+  });
+
+  it("gives exactly the share of the relabellings as extreme, against a brute-force enumeration, with ties", () => {
+    // Every way to split the pooled values into n1 and n2 (C(10, 5) = 252), each equally likely under no difference.
+    const x = [3, 3, 5, 7, 7];
+    const y = [3, 7, 7, 8, 9];
+    const pooled = [...x, ...y];
+    const rankSum = (chosen: readonly number[]) => wilcoxonRankSum(chosen.map((k) => pooled[k]!), pooled.filter((_, k) => !chosen.includes(k)));
+    const observed = rankSum([0, 1, 2, 3, 4]);
+    let below = 0;
+    let above = 0;
+    let total = 0;
+    const choose = (from: number, chosen: number[]) => {
+      if (chosen.length === 5) {
+        const sum = rankSum(chosen);
+        total++;
+        if (sum <= observed + 1e-9) below++;
+        if (sum >= observed - 1e-9) above++;
+        return;
+      }
+      for (let k = from; k < pooled.length; k++) choose(k + 1, [...chosen, k]);
+    };
+    choose(0, []);
+    const tested = mannWhitney(x, y)!;
+    expect(tested.exact).toBe(true);
+    expect(tested.pRise).toBeCloseTo(below / total, 12);
+    expect(tested.p).toBeCloseTo(Math.min(1, (2 * Math.min(below, above)) / total), 12);
   });
 });
 
@@ -155,13 +189,16 @@ describe("compareResults", () => {
     const risen = rewritten(baseline, (row) => (row.converged ? { ...row, seed: row.seed + 1, updates: row.updates! * 2 } : { ...row, seed: row.seed + 1 }));
     const report = compareResults(baseline, risen, rules);
     const sweep = report.outcomes.find((o) => o.point === null && o.rule === "median:updates:10%")!;
-    expect(sweep).toMatchObject({ verdict: "fail", test: "Mann–Whitney U over data sets" });
-    expect(sweep.change).toBeCloseTo(1, 12);
+    expect(sweep).toMatchObject({ verdict: "fail", test: "permutation test over data sets (percentiles)", unit: "relative change", change: null });
+    // The stratified estimate: every converged run doubled, so every point's geometric mean doubled: +100 %.
+    expect(sweep.relativeChange).toBeCloseTo(1, 12);
+    expect(sweep.effect!.low).toBeLessThanOrEqual(1);
+    expect(sweep.effect!.high).toBeGreaterThanOrEqual(1);
     expect(report.outcomes.filter((o) => o.point !== null && o.verdict === "fail")).toEqual([]);
     // The same rise on paired runs: each point confirms it alone, and the sweep's mean relative change is +100 %.
     const paired = compareResults(baseline, rewritten(baseline, (row) => (row.converged ? { ...row, updates: row.updates! * 2 } : row)), rules);
     expect(paired.outcomes.filter((o) => o.point !== null && o.rule === "median:updates:10%").map((o) => o.verdict)).toEqual(["fail", "fail", "fail", "fail"]);
-    expect(paired.outcomes.find((o) => o.point === null && o.rule === "median:updates:10%")!.change).toBeCloseTo(1, 12);
+    expect(paired.outcomes.find((o) => o.point === null && o.rule === "median:updates:10%")!.relativeChange).toBeCloseTo(1, 12);
   });
 
   it("reports grid points found on one side only, and a changed experiment", async () => {
@@ -180,14 +217,17 @@ describe("compareResults", () => {
     expect(compareMarkdown(accepted)).toContain("d=5 margin=0.2 offset=0 bias=true eta=1 init=zero cyclic), accepted");
   });
 
-  it("fails when no grid point matched, unless accepted", async () => {
+  it("fails when no grid point matched, and refuses to accept a comparison of nothing", async () => {
     await ready;
     const other = temporaryFolder();
     await runExperiment(loaded({ name: "disjoint", repeats: 2, grid: { ...grid, n: 30 } }, "a".repeat(64)), { threads: 1, outDir: other });
     const report = compareResults(baseline, other, rules);
     expect(report).toMatchObject({ result: "regression", matchedPoints: 0, outcomes: [] });
     expect(report.failures[0]).toBe("no grid point in common: nothing was compared");
-    expect(compareResults(baseline, other, rules, { acceptPointChanges: true }).result).toBe("pass");
+    // 0.12.2 passed with 0 checks: accepting points on one side only is not accepting an empty comparison.
+    expect(() => compareResults(baseline, other, rules, { acceptPointChanges: true })).toThrow(
+      new InputError(`${baseline} and ${other} have no grid point in common: nothing to compare (--accept-point-changes accepts points found on one side only, not a comparison of nothing)`),
+    );
   });
 
   it("fails on any new error, without a test", async () => {
