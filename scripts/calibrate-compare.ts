@@ -37,8 +37,13 @@ const { values: flags } = parseArgs({
     out: { type: "string" },
     // Only part 3 (the paired, realistic regressions), for a quicker run.
     "realistic-only": { type: "boolean", default: false },
+    // Pairs of each "another stream" null (data version 2 against 3; every draw redrawn under the same seeds), per repeats.
+    "stream-pairs": { type: "string", default: "40" },
+    // Only the nulls and the coverage (parts 0 and 4), the issue-55 targets.
+    "nulls-only": { type: "boolean", default: false },
   },
 });
+const STREAM_PAIRS = Number(flags["stream-pairs"]);
 const PAIRS = Number(flags.pairs);
 const POWER_PAIRS = Number(flags["power-pairs"]);
 const RECOMMENDED = Number(flags.repeats);
@@ -133,7 +138,133 @@ const REGRESSIONS: readonly { readonly name: string; readonly title: string; rea
 
 const started = Date.now();
 const lines: string[] = [];
+
+/** Interval coverage, by kind of check: how many intervals held the true change, of how many. */
+const coverage = new Map<string, { held: number; of: number; level: number }>();
+function cover(kind: string, effect: { low: number; high: number; level: number } | null, truth: number): void {
+  if (effect === null) return;
+  const entry = coverage.get(kind) ?? { held: 0, of: 0, level: 0 };
+  entry.of++;
+  entry.level += effect.level;
+  // A hair of tolerance for the bootstrap's and Newcombe's floating-point ends.
+  if (effect.low <= truth + 1e-12 && truth - 1e-12 <= effect.high) entry.held++;
+  coverage.set(kind, entry);
+}
+/** The kind of an outcome's interval, for the coverage table. */
+function kindOf(outcome: { point: unknown; rule: string; test: string | null }): string {
+  const where = outcome.point === null ? "whole sweep" : "point";
+  return `${outcome.rule === "converged" ? "converged share" : "statistic"}, ${where}: ${outcome.test}`;
+}
+/** Every interval of a comparison whose true change is 0 (a null: nothing but seeds or the random stream differ). */
+function coverNull(report: ReturnType<typeof compareResults>): void {
+  for (const outcome of report.outcomes) if (outcome.effect !== null) cover(kindOf(outcome), outcome.effect, 0);
+}
+
 if (!flags["realistic-only"]) {
+  // 0. The nulls that broke 0.12: the same seeds drawn through another stream, compared as CI compares a code
+  // change (paired: the same seeds). (a) Data version 2 against 3 (--allow-data-version-change); (b) every draw
+  // redrawn under the same seeds, on quick.json with shuffled orders (the sweep run at another experiment seed,
+  // its rows given the baseline's seeds back), as a change of how the shuffles or the data consume the stream.
+  const streamLines: string[] = [];
+  for (const repeats of [5, 20, 50]) {
+    let version = 0;
+    let redrawn = 0;
+    let sweepOnly = 0;
+    for (let k = 0; k < STREAM_PAIRS; k++) {
+      const seed = 30_000 + k;
+      const v2 = await sweep(seed, repeats, (source) => ({ ...source, dataVersion: 2 }), "-v2");
+      const v3 = await sweep(seed, repeats, (source) => ({ ...source, dataVersion: 3 }), "-v3");
+      const report = compareResults(v2, v3, rules, { allowDataVersionChange: true });
+      coverNull(report);
+      if (report.result === "regression") version++;
+      if (report.outcomes.some((o) => o.point === null && o.verdict === "fail")) sweepOnly++;
+      rmSync(v2, { recursive: true });
+      rmSync(v3, { recursive: true });
+      const shuffled = (source: typeof quick) => ({ ...source, grid: { ...source.grid, order: "shuffle" } });
+      const base = await sweep(seed, repeats, shuffled, "-shuffle");
+      const other = await changed(base, seed, repeats, "redrawn", (source) => ({ ...shuffled(source), seed: seed + 1_000_000 }), (row, b) => ({ ...row, seed: b.seed }));
+      const again = compareResults(base, other, rules);
+      coverNull(again);
+      if (again.result === "regression") redrawn++;
+      rmSync(base, { recursive: true });
+      rmSync(other, { recursive: true });
+    }
+    streamLines.push(`| ${repeats} | ${share(version, STREAM_PAIRS)} | ${share(sweepOnly, STREAM_PAIRS)} | ${share(redrawn, STREAM_PAIRS)} |`);
+    process.stderr.write(`another stream at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }
+  lines.push(
+    `The same seeds drawn through another stream (the null 0.12 failed): default rules, paired as CI compares, ${STREAM_PAIRS} pairs a row:`,
+    "",
+    "| repeats | data version 2 against 3: compare fails | of which a whole-sweep check | every draw redrawn (shuffled orders): compare fails |",
+    "| ---: | ---: | ---: | ---: |",
+    ...streamLines,
+    "",
+  );
+
+  // 0b. Seed-only pairs of sweeps with unconverged runs (maxEpochs 10): the unpaired whole-sweep checks alone.
+  let unconvergedFails = 0;
+  let unconvergedSweep = 0;
+  for (let k = 0; k < PAIRS; k++) {
+    const capped = (source: typeof quick) => ({ ...source, maxEpochs: 10 });
+    const a = await sweep(40_000 + 2 * k + 1, 5, capped, "-capped");
+    const b = await sweep(40_000 + 2 * k + 2, 5, capped, "-capped");
+    const report = compareResults(a, b, rules);
+    coverNull(report);
+    if (report.result === "regression") unconvergedFails++;
+    if (report.outcomes.some((o) => o.point === null && o.verdict === "fail")) unconvergedSweep++;
+    rmSync(a, { recursive: true });
+    rmSync(b, { recursive: true });
+  }
+  lines.push(
+    `Seeds only, on sweeps with unconverged runs (quick.json at maxEpochs 10, 5 repeats; ${PAIRS} pairs): compare fails ${share(unconvergedFails, PAIRS)}; a whole-sweep check alone ${share(unconvergedSweep, PAIRS)}.`,
+    "",
+  );
+
+  // 4. Coverage where the converged share truly drops (maxEpochs 10 against 100 000, 5 repeats, paired): the true
+  // change of each point's share from 400 repeats of each, and of the sweep's as their runs' mean.
+  const TRUTH_REPEATS = 400;
+  const capped = (source: typeof quick) => ({ ...source, maxEpochs: 10 });
+  const truthShares = async (edit: (source: typeof quick) => typeof quick, variant: string) => {
+    const folder = await sweep(50_000, TRUTH_REPEATS, edit, variant);
+    const byPoint = new Map<number, { converged: number; runs: number }>();
+    for (const row of recordsIn(folder)) {
+      const entry = byPoint.get(row.point) ?? { converged: 0, runs: 0 };
+      entry.runs++;
+      if (row.status === "ok" && row.converged) entry.converged++;
+      byPoint.set(row.point, entry);
+    }
+    rmSync(folder, { recursive: true });
+    return byPoint;
+  };
+  const [full, short] = [await truthShares((source) => source, "-truth-full"), await truthShares(capped, "-truth-capped")];
+  const pointTruth = new Map([...full].map(([point, entry]) => [point, short.get(point)!.converged / short.get(point)!.runs - entry.converged / entry.runs]));
+  const sweepTruth = [...pointTruth.values()].reduce((sum, value) => sum + value, 0) / pointTruth.size;
+  for (let k = 0; k < PAIRS; k++) {
+    const seed = 60_000 + k;
+    const a = await sweep(seed, 5);
+    const b = await sweep(seed, 5, capped, "-capped");
+    const report = compareResults(a, b, [parseFailRule("converged")]);
+    const points = [...recordsIn(a)].reduce((map, row) => map.set(JSON.stringify([row.n, row.d, row.margin, row.offset, row.eta, row.init]), row.point), new Map<string, number>());
+    for (const outcome of report.outcomes) {
+      if (outcome.effect === null) continue;
+      const p = outcome.point as { n: number; d: number; margin: number; offset: number; eta: number; init: string } | null;
+      const truth = p === null ? sweepTruth : pointTruth.get(points.get(JSON.stringify([p.n, p.d, p.margin, p.offset, p.eta, p.init]))!)!;
+      cover(`${kindOf(outcome)} (a true drop)`, outcome.effect, truth);
+    }
+    rmSync(a, { recursive: true });
+    rmSync(b, { recursive: true });
+  }
+  lines.push(
+    "Coverage of every interval compare reports (the share of intervals that held the true change; a null's is 0, a true drop's from 400 repeats), with the level the intervals state:",
+    "",
+    "| interval | held | stated level (mean) |",
+    "| --- | ---: | ---: |",
+    ...[...coverage].sort(([a], [b]) => a.localeCompare(b)).map(([kind, entry]) => `| ${kind} | ${share(entry.held, entry.of)} | ${(entry.level / entry.of).toFixed(3)} |`),
+    "",
+  );
+  process.stderr.write(`nulls and coverage done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+}
+if (!flags["realistic-only"] && !flags["nulls-only"]) {
   // 1. Null calibration at the recommended repeats, and the planted 10 % rise on the same pairs.
   let falseHolm = 0;
   let falseNone = 0;
@@ -184,6 +315,7 @@ if (!flags["realistic-only"]) {
 
 // 3. Paired, as CI compares (the same experiment and seeds, the code changed): every converged run's updates
 // +10 % (exact), and the realistic regressions (REGRESSIONS), each against its own baseline.
+if (!flags["nulls-only"]) {
 lines.push(
   "",
   `Paired (the same seeds, as a CI job compares a code change): share of ${POWER_PAIRS} baselines for which compare fails, by repeats:`,
@@ -209,6 +341,7 @@ for (const repeats of REPEATS) {
   }
   lines.push(`| ${repeats} | ${hits.map((hit) => (hit / POWER_PAIRS).toFixed(2)).join(" | ")} |`);
   process.stderr.write(`paired at ${repeats} repeats done (${Math.round((Date.now() - started) / 1000)} s)\n`);
+}
 }
 lines.push("", `Measured on ${cpus()[0]?.model ?? "?"} (${cpus().length} cores), ${THREADS} threads, ${new Date().toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s.`);
 rmSync(root, { recursive: true, force: true });

@@ -39,7 +39,7 @@ export function compareBuilder(yargs: Argv) {
     })
     .option("accept-point-changes", {
       type: "boolean",
-      describe: "Do not fail on grid points found in one folder only, or on folders with no grid point in common (they are still reported)",
+      describe: "Do not fail on grid points found in one folder only (they are still reported); folders with no grid point in common are refused all the same",
       default: false,
     })
     .option("allow-data-version-change", { type: "boolean", describe: "Compare folders whose data versions differ (refused otherwise: their runs drew different data)", default: false })

@@ -217,6 +217,24 @@ describe("compareResults", () => {
     expect(compareMarkdown(accepted)).toContain("d=5 margin=0.2 offset=0 bias=true eta=1 init=zero cyclic), accepted");
   });
 
+  it("passes two folders that differ only in their random stream (data version 2 against 3, the same seeds), paired", async () => {
+    // 0.12.2's mean of per-pair ratios (c − b)/b, right-skewed under no change, failed 20 of 20 such pairs at 20
+    // repeats ("+46 %"). On the log scale the sweep's estimate centres on 0 and its interval holds it.
+    const source = { name: "stream", seed: 11, repeats: 20, optimal: false, grid: { n: 100, d: [2, 10], margin: [0.05, 0.1, 0.2], offset: [0, 0.3], eta: [0.1, 1], init: ["zero", "normal:1"] } };
+    const [v2, v3] = [temporaryFolder(), temporaryFolder()];
+    await runExperiment(loaded({ ...source, dataVersion: 2 }), { threads: 1, outDir: v2 });
+    await runExperiment(loaded({ ...source, dataVersion: 3 }), { threads: 1, outDir: v3 });
+    const report = compareResults(v2, v3, DEFAULT_FAIL_RULES, { allowDataVersionChange: true });
+    expect(report.failures).toEqual([]);
+    const sweep = report.outcomes.find((o) => o.point === null && o.rule === "median:updates:5%")!;
+    expect(sweep).toMatchObject({ test: "Wilcoxon signed-rank over data sets (paired)", unit: "relative change", baseline: null, current: null, change: null });
+    expect(Math.abs(sweep.relativeChange!)).toBeLessThan(0.1);
+    expect(sweep.effect!.low).toBeLessThanOrEqual(0);
+    expect(sweep.effect!.high).toBeGreaterThanOrEqual(0);
+    // The Markdown says it is relative, in percent, not "baseline 0, change +0.46".
+    expect(compareMarkdown(report, true)).toMatch(/\| whole sweep \| - \| - \| [+-]?\d+(\.\d+)? % \(relative\) \| [+-]?[\d.]+ % \[/);
+  });
+
   it("fails when no grid point matched, and refuses to accept a comparison of nothing", async () => {
     await ready;
     const other = temporaryFolder();
