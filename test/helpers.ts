@@ -8,7 +8,7 @@ import { generateData } from "../src/generators/generate-data.js";
 import { drawInitialWeights } from "../src/perceptron/initial-weights.js";
 import type { DataVersion } from "../src/random/data-version.js";
 import { createDraws } from "../src/random/random-draws.js";
-import type { DataSet } from "../src/generators/data-set.js";
+import type { DataSet } from "../src/vocabulary/data-set.js";
 import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run/run-types.js";
 import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
 import { toLearnerCoordinates, type LearnerData } from "../src/perceptron/learner-coordinates.js";

@@ -2,7 +2,8 @@ import { decodeRow, encodeRows, ROW_WIDTH, type BinaryRows } from "../export/bin
 import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
 import { A_POSTERIORI_COLUMNS, columnIndex } from "../export/run-columns.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
-import { pick, POINT_KEYS, type RunRow } from "../run/run-types.js";
+import { type RunRow } from "../run/run-types.js";
+import { pick, POINT_KEYS } from "../vocabulary/point-parameters.js";
 
 /** The numbers a summary needs of each converged run (a run cut off at maxEpochs has no count): their statistics. */
 export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "tightestHuRatio", "tightestOptimisedRatio", "bestRatio"] as const;

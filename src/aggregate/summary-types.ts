@@ -1,5 +1,6 @@
 import type { EVERY_RUN_COLUMNS } from "./run-digest.js";
-import type { BoundColumn, PointParameters, RatioColumn } from "../run/run-types.js";
+import type { BoundColumn, RatioColumn } from "../run/run-types.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
 
 /** Statistics of one quantity over the converged runs of a grid point; null when there are none. */
 export interface Statistics {

@@ -1,4 +1,4 @@
-import { SEPARATORS, type BoundColumn, type RatioColumn, type SeparatorName } from "../run/run-types.js";
+import { SEPARATORS, type SeparatorName } from "../vocabulary/point-parameters.js";
 import { capitalised } from "./bound-choice.js";
 import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "./separator/separator-bounds.js";
 
@@ -21,3 +21,7 @@ export function ratioColumn(separator: SeparatorName, name: BoundName): RatioCol
 /** Every bound column, then every ratio column, separator by separator. */
 export const BOUND_COLUMNS: readonly BoundColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => boundColumn(s, name)));
 export const RATIO_COLUMNS: readonly RatioColumn[] = SEPARATORS.flatMap((s) => BOUND_NAMES.map((name) => ratioColumn(s, name)));
+
+/** A separator's bound column, plantedNovikoffBound …, and its ratio column. */
+export type BoundColumn = `${SeparatorName}${Capitalize<BoundName>}Bound`;
+export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;

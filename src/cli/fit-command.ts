@@ -1,9 +1,9 @@
 import type { Argv } from "yargs";
 import { readDataCsv } from "../dataset/read-data-csv.js";
 import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
-import { ORDERS } from "../experiment/experiment-schema.js";
+import { ORDERS } from "../vocabulary/point-parameters.js";
 import { readInit } from "../perceptron/initial-weights.js";
-import type { PresentationOrder } from "../perceptron/perceptron.js";
+import type { PresentationOrder } from "../vocabulary/point-parameters.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";

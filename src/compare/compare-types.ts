@@ -1,5 +1,5 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
-import type { POINT_KEYS } from "../run/run-types.js";
+import type { POINT_KEYS } from "../vocabulary/point-parameters.js";
 import type { DetectableChange, TestSizes } from "./detectable-change.js";
 import type { Effect } from "./effect-size.js";
 

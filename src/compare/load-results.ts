@@ -4,7 +4,7 @@ import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete } from "../runner/manifest.js";
 import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
 import type { ToolInfo } from "../runner/tool-info.js";
-import { POINT_KEYS } from "../run/run-types.js";
+import { POINT_KEYS } from "../vocabulary/point-parameters.js";
 
 /** A result folder as compare reads it. */
 export interface LoadedResults {

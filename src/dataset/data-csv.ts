@@ -1,5 +1,5 @@
 import { csvLine } from "../export/csv-line.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { LABEL_COLUMN, type CsvDataSet } from "./read-data-csv.js";
 
 /**

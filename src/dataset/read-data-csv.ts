@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { parse, type Options, type Parser } from "csv-parse";
 import { parse as parseSync } from "csv-parse/sync";
 import { InputError } from "../experiment/input-error.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 
 /** A user's data set, with its feature names in column order. */
 export interface CsvDataSet extends DataSet {

@@ -1,4 +1,4 @@
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { RunSpec } from "../run/run-types.js";
 import { isOneClass } from "./read-data-csv.js";
 

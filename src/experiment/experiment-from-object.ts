@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { parseExperiment, type LoadedExperiment } from "./load-experiment.js";
 
 /**

@@ -4,6 +4,9 @@ import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } 
 import { readInit } from "../perceptron/initial-weights.js";
 import { PLUGIN_GENERATOR_NAME } from "../plugins/plugin-api.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
+import { ORDERS } from "../vocabulary/point-parameters.js";
+
+export { ORDERS };
 
 /**
  * The experiment file format (docs/experiments.md), checked once at the edge. Every message is
@@ -11,7 +14,6 @@ import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
  * (`grid.margin[2]: 1.5 must be smaller than radius 1`).
  */
 
-export const ORDERS = ["cyclic", "shuffle"] as const;
 
 // zod 4's number() refuses NaN and ±Infinity (JSON turns 1e400 into Infinity).
 const notANumber = (issue: { input?: unknown }) => (typeof issue.input === "number" ? "is not a finite number" : "is not a number");

@@ -1,33 +1,10 @@
 import type { BoundsDeclaration } from "../bounds/bound-choice.js";
-import type { PresentationOrder } from "../perceptron/perceptron.js";
 import type { DataVersion } from "../random/data-version.js";
-import type { PluginInfo } from "../plugins/plugin-file.js";
-import type { GeneratorName } from "./experiment-schema.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
+import type { Grid } from "../vocabulary/grid.js";
 
-/** One grid with every default filled in: each key is a non-empty list (null: not given, derived per generator). */
-export interface Grid {
-  readonly generator: readonly GeneratorName[];
-  /** The csv generator's data files, as written (keys of Experiment.dataFiles); null when not given. */
-  readonly data: readonly string[] | null;
-  /** null: not given (three-point has n = 3). */
-  readonly n: readonly number[] | null;
-  /** null: d follows from n (structured families only). */
-  readonly d: readonly number[] | null;
-  /** null: not given (only the structured families may go without). */
-  readonly margin: readonly number[] | null;
-  readonly radius: readonly number[];
-  readonly offset: readonly number[];
-  /** Label noise (flip probability; planted and csv data), null when not given; planted overlap depth. */
-  readonly noise: readonly number[] | null;
-  readonly overlap: readonly number[];
-  /** The three-point family's c; null when not given. */
-  readonly c: readonly number[] | null;
-  /** null: each generator's natural choice (planted and hadamard with, orthonormal without). */
-  readonly bias: readonly boolean[] | null;
-  readonly eta: readonly number[];
-  readonly init: readonly string[];
-  readonly order: readonly PresentationOrder[];
-}
+export type { Grid } from "../vocabulary/grid.js";
+
 
 /** A validated experiment, every option resolved. */
 export interface Experiment {
@@ -59,16 +36,4 @@ export interface DataFileInfo {
   readonly d: number;
 }
 
-export const EXPERIMENT_DEFAULTS = {
-  seed: 1,
-  repeats: 1,
-  maxEpochs: 100_000,
-  optimal: true,
-  radius: 1,
-  offset: 0,
-  noise: 0,
-  overlap: 0,
-  eta: 1,
-  init: "zero",
-  order: "cyclic",
-} as const;
+export { EXPERIMENT_DEFAULTS } from "../vocabulary/experiment-defaults.js";

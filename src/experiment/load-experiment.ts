@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, extname, resolve } from "node:path";
 import { resolveBounds } from "../bounds/bound-choice.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { LATEST_DATA_VERSION } from "../random/data-version.js";
 import { exclusionReason, gridPoints, planSweep } from "../sweep/plan-sweep.js";
-import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment, type Grid } from "./experiment.js";
+import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment } from "./experiment.js";
+import { type Grid } from "../vocabulary/grid.js";
 import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
 import { DEFAULT_GENERATOR, GENERATORS, generatorEntry, type BuiltInGenerator, type GeneratorName } from "../generators/generator-registry.js";
 import { loadPlugins, type PluginInfo } from "../plugins/load-plugins.js";

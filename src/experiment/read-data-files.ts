@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { parseDataCsvSync } from "../dataset/read-data-csv.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { DataFileInfo } from "./experiment.js";
 import { InputError } from "./input-error.js";
 import { optionsText } from "./option-words.js";

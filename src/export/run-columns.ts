@@ -1,6 +1,7 @@
 import { FACTOR_COLUMNS } from "../bounds/bound-choice.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
-import { RUN_KEYS, type RunRow } from "../run/run-types.js";
+import { type RunRow } from "../run/run-types.js";
+import { RUN_KEYS } from "../vocabulary/point-parameters.js";
 
 /** The a-posteriori columns (bounds: factors, mistakeSet), in order: their summaries are over every ok run. */
 export const A_POSTERIORI_COLUMNS = [

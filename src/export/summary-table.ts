@@ -1,7 +1,7 @@
 import type { SummaryRow } from "../aggregate/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
-import { beyondSeparable, SEPARATORS } from "../run/run-types.js";
+import { beyondSeparable, SEPARATORS } from "../vocabulary/point-parameters.js";
 import { tableLayout } from "./table-layout.js";
 
 /** The separator bounds' names, in column order. */

@@ -1,7 +1,7 @@
 import { capitalised } from "../bounds/bound-choice.js";
-import { SEPARATORS } from "../run/run-types.js";
+import { SEPARATORS } from "../vocabulary/point-parameters.js";
 import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS, type ColumnKind } from "./run-columns.js";
-import type { PluginInfo } from "../plugins/plugin-file.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
 
 /**
  * The run tables' columns for a sweep: RUN_COLUMNS, then those of its plug-in bounds (docs/plugins.md), each

@@ -1,5 +1,5 @@
 import { drawsOf } from "../random/random-draws.js";
-import { beyondSeparable } from "../run/run-types.js";
+import { beyondSeparable } from "../vocabulary/point-parameters.js";
 import type { GeneratorEntry } from "./generator-entry.js";
 import { flipLabels } from "./label-noise.js";
 

@@ -1,8 +1,8 @@
 import { newFloat64Array, type Float64Allocator } from "../math/scratch-array.js";
 import type { Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
-import type { PointParameters } from "../run/run-types.js";
-import type { DataSet } from "./data-set.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { DataSets } from "./generator-entry.js";
 import { generatorEntry } from "./generator-registry.js";
 

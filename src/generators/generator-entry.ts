@@ -1,9 +1,9 @@
-import type { Grid } from "../experiment/experiment.js";
+import type { Grid } from "../vocabulary/grid.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
 import type { Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
-import type { PointParameters } from "../run/run-types.js";
-import type { DataSet } from "./data-set.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 
 /** The data sets of the csv generator, by file name as the experiment writes it (read once, shared, never changed). */
 export type DataSets = ReadonlyMap<string, DataSet>;

@@ -1,7 +1,7 @@
 import { isBinaryPower, isPowerOfTwo } from "../math/power-of-two.js";
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
-import type { DataSet } from "./data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { GeneratorEntry } from "./generator-entry.js";
 
 /**

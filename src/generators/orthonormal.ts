@@ -1,6 +1,6 @@
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
-import type { DataSet } from "./data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { GeneratorEntry } from "./generator-entry.js";
 
 /**

@@ -3,12 +3,12 @@ import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/sc
 import { drawsOf, type Draws, type NormalSource } from "../random/random-draws.js";
 import { flipLabels } from "./label-noise.js";
 import type { Uniform } from "../random/seeded-random.js";
-import type { DataSet } from "./data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { GeneratorEntry, GridProblem } from "./generator-entry.js";
 import { plantedRows, type PlantedRows } from "./planted-rows.js";
 import { plantedDrawWasm } from "./planted-draw.js";
-import { beyondSeparable } from "../run/run-types.js";
-import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
+import { beyondSeparable } from "../vocabulary/point-parameters.js";
+import { EXPERIMENT_DEFAULTS } from "../vocabulary/experiment-defaults.js";
 import { smallFloat64Array, smallInt8Array } from "../math/small-arrays.js";
 
 export interface PlantedParameters {

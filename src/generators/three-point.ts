@@ -1,5 +1,5 @@
 import { isBinaryPower } from "../math/power-of-two.js";
-import type { DataSet } from "./data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { GeneratorEntry } from "./generator-entry.js";
 
 /**

@@ -1,23 +1,11 @@
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { rememberRowSquares } from "../math/dot-enclosure.js";
 import { newFloat64Array, ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Array, smallFloat64Copy } from "../math/small-arrays.js";
 import { KernelArrays, rowPassKernel } from "./perceptron-wasm.js";
+import type { LearnerData } from "./learner-data.js";
 
-/**
- * The data as the learner sees it (docs/theory.md, "Data and coordinates"): the normalised vectors
- * u_i = y_i x̂_i, with x̂_i = (x_i, 1) (bias last) when there is a bias and x̂_i = x_i otherwise.
- * A weight vector ŵ separates the data iff ŵ·u_i > 0 for every i.
- */
-export interface LearnerData {
-  readonly n: number;
-  /** d + 1 with a bias, d without. */
-  readonly dim: number;
-  /** n × dim, row-major. */
-  readonly u: Float64Array;
-  /** M = R² = max_i ‖u_i‖², summed directly (not squared from R) so integer data stay exact. */
-  readonly radiusSquared: number;
-}
+export type { LearnerData } from "./learner-data.js";
 
 /** The learner's coordinates of `data`; u is written, every value of it, into `allocate(n·dim)`. */
 export function toLearnerCoordinates(data: DataSet, bias: boolean, allocate: Float64Allocator = newFloat64Array): LearnerData {

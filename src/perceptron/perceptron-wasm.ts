@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { LearnerData } from "./learner-coordinates.js";
+import type { LearnerData } from "./learner-data.js";
 import { checkOptions, overflowError, shuffleInPlace, type PerceptronOptions, type PerceptronResult } from "./perceptron.js";
 import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
 import { smallFloat64Copy } from "../math/small-arrays.js";

@@ -1,8 +1,10 @@
 import type { Uniform } from "../random/seeded-random.js";
-import type { LearnerData } from "./learner-coordinates.js";
+import type { LearnerData } from "./learner-data.js";
 import { allFinite } from "../math/array-tests.js";
 
-export type PresentationOrder = "cyclic" | "shuffle";
+import type { PresentationOrder } from "../vocabulary/point-parameters.js";
+
+export type { PresentationOrder } from "../vocabulary/point-parameters.js";
 
 export interface PerceptronOptions {
   /** The increment η > 0. */

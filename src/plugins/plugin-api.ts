@@ -6,9 +6,11 @@
  */
 export { addUp, addDown, subUp, subDown, mulUp, mulDown, divUp, divDown, sqrtUp, sqrtDown, nextUp, nextDown } from "../math/outward-rounding.js";
 
-/** The grid keys a plug-in generator may take beside n and d (noise it always takes: a transform of any data). */
-export const PLUGIN_KEYS = ["margin", "radius", "offset", "c"] as const;
-export type PluginKey = (typeof PLUGIN_KEYS)[number];
+// The grid keys a plug-in generator may take beside n and d (noise it always takes: a transform of any data), and
+// what a manifest records of a plug-in: shapes of the vocabulary floor, part of this entry's types.
+import { PLUGIN_KEYS, type BoundFacts, type GeneratorFacts, type PluginKey } from "../vocabulary/plugin-info.js";
+
+export { PLUGIN_KEYS, type BoundFacts, type GeneratorFacts, type PluginKey };
 
 /** What a plug-in generator is given of its grid point: n, d and the keys it declared (the others absent). */
 export type PluginParameters = { readonly n: number; readonly d: number } & { readonly [K in PluginKey]?: number };
@@ -56,15 +58,6 @@ export interface GeneratorPlugin {
   generate(parameters: PluginParameters, draws: PluginDraws): PluginData;
 }
 
-/** What a result folder's manifest records of a plug-in generator: what merge, report and check need without its code. */
-export interface GeneratorFacts {
-  readonly name: string;
-  readonly description: string;
-  readonly keys: readonly PluginKey[];
-  readonly required: readonly PluginKey[];
-  readonly seeded: boolean;
-  readonly bias: boolean;
-}
 
 /** A plug-in generator's name: as the built-in ones are written (the registry refuses theirs). */
 export const PLUGIN_GENERATOR_NAME = /^[a-z][a-z0-9-]{0,39}$/;
@@ -156,11 +149,6 @@ export function defineBound(definition: Omit<BoundPlugin, "kind">): BoundPlugin 
   return Object.freeze({ ...definition, kind: "bound" as const });
 }
 
-/** What a result folder's manifest records of a plug-in bound: its columns follow from its name. */
-export interface BoundFacts {
-  readonly name: string;
-  readonly title: string;
-}
 
 /** What a define… function throws for a definition it cannot take: a TypeError naming it, `defineBound (name): …`. */
 function refusal(caller: string, definition: { readonly name?: unknown } | null | undefined): (what: string) => never {

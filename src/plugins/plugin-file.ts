@@ -7,18 +7,10 @@ import { registerBound } from "../bounds/plugin-bounds.js";
 import { BOUND_KEYS } from "../bounds/bound-choice.js";
 import { tableLayout } from "../export/table-layout.js";
 import { generatorFacts, pluginGeneratorEntry } from "./plugin-generator-entry.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
 
-/** A plug-in file of an experiment, as read when the experiment was loaded: what the manifest records. */
-export interface PluginInfo {
-  /** The absolute path it was loaded from. */
-  readonly path: string;
-  /** SHA-256 of its bytes: resume and rerun refuse a file that changed (the tables are its data's). */
-  readonly sha256: string;
-  /** What it defines, as merge, report and check need it without its code. */
-  readonly generators: readonly GeneratorFacts[];
-  /** Its bounds, whose columns follow the tool's own (table-layout.ts); absent where it defines none. */
-  readonly bounds?: readonly BoundFacts[];
-}
+export type { PluginInfo } from "../vocabulary/plugin-info.js";
+
 
 /** Why a plug-in file cannot be used: the message names the file (as `shown`) and what is wrong. */
 export class PluginError extends Error {

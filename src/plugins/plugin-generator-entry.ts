@@ -1,8 +1,8 @@
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { GeneratorEntry } from "../generators/generator-entry.js";
 import { flipLabels } from "../generators/label-noise.js";
 import { drawsOf } from "../random/random-draws.js";
-import { beyondSeparable, type PointParameters } from "../run/run-types.js";
+import { beyondSeparable, type PointParameters } from "../vocabulary/point-parameters.js";
 import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "./plugin-api.js";
 import { allFinite } from "../math/array-tests.js";
 

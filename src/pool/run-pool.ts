@@ -14,7 +14,7 @@ import { tableLayout } from "../export/table-layout.js";
 import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";
-import type { PluginInfo } from "../plugins/plugin-file.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
 
 export interface RunPoolOptions {
   /** Worker threads; default: the machine's available parallelism. */

@@ -1,4 +1,4 @@
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import type { DataSets } from "../generators/generate-data.js";
 
 /** A data set whose arrays live in SharedArrayBuffers: handed to every worker thread once, never copied. */

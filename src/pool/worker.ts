@@ -18,7 +18,8 @@ import exportBatch from "./exporter.js";
 import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";
 import { dataSetsOf, type SharedDataSet } from "./shared-data-sets.js";
 import { injectFault, type TestFaults } from "./test-faults.js";
-import { loadRecordedPlugins, type PluginInfo } from "../plugins/plugin-file.js";
+import { loadRecordedPlugins } from "../plugins/plugin-file.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
 
 // Piscina hands its workerData option to each thread's Worker as it is: read from Node, not from piscina,
 // whose import would load the whole pool package into every thread (~20 ms of its start).

@@ -1,5 +1,5 @@
-import { POINT_KEYS, type PointParameters } from "../run/run-types.js";
-import { CATEGORY_CAPACITY } from "./plot.js";
+import { POINT_KEYS, type PointParameters } from "../vocabulary/point-parameters.js";
+import { CATEGORY_CAPACITY } from "./plot-palette.js";
 
 /** A parameter of the sweep: one of the keys that identify a grid point. */
 export type Factor = (typeof POINT_KEYS)[number];

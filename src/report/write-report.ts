@@ -1,4 +1,4 @@
-import type { PluginInfo } from "../plugins/plugin-file.js";
+import type { PluginInfo } from "../vocabulary/plugin-info.js";
 import { BOUND_KEYS, boundModes, describeBounds, recordedBounds, type BoundMode, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";

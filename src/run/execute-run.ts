@@ -15,7 +15,8 @@ import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
 import { tableLayout, type TableLayout } from "../export/table-layout.js";
 import { A_POSTERIORI_COLUMNS, OTHER_BOUND_COLUMNS, OTHER_RATIO_COLUMNS, OUTCOME_COLUMNS } from "../export/run-columns.js";
-import { beyondSeparable, RUN_KEYS, SEPARATORS, type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec, type SeparatorName } from "./run-types.js";
+import { type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec } from "./run-types.js";
+import { beyondSeparable, RUN_KEYS, SEPARATORS, type SeparatorName } from "../vocabulary/point-parameters.js";
 
 /**
  * How far above a bound a converged run's updates must be to count as a violation: a relative 1e-9,

@@ -1,5 +1,5 @@
 import { generatorEntry } from "../generators/generator-registry.js";
-import type { PointParameters } from "./run-types.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
 
 /**
  * The exact number of updates docs/theory.md predicts from ŵ(0) = 0, where floating point reproduces exact

@@ -1,7 +1,7 @@
 import { ALL_BOUNDS } from "../bounds/bound-choice.js";
 import type { BoundSet } from "../bounds/convergence-bounds.js";
 import type { ProofFactors } from "../bounds/proof-factors.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { formatInit } from "../perceptron/initial-weights.js";
 import { LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { analyseDataSet, type LearnerOptions } from "./analyse-data-set.js";

@@ -2,11 +2,12 @@ import { boundModes, wantedBounds } from "../bounds/bound-choice.js";
 import { computeBounds, type BoundSet } from "../bounds/convergence-bounds.js";
 import { freundSchapireBound } from "../bounds/freund-schapire.js";
 import { separatorMargin } from "../bounds/separator-margin.js";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { parseInit } from "../perceptron/initial-weights.js";
 import { plantedSeparator, toLearnerCoordinates } from "../perceptron/learner-coordinates.js";
 import { analyseDataSet } from "./analyse-data-set.js";
-import { beyondSeparable, type RunSpec } from "./run-types.js";
+import { type RunSpec } from "./run-types.js";
+import { beyondSeparable } from "../vocabulary/point-parameters.js";
 
 /** A separator as written out: the vector as computed, its unit vector, its margin and its bounds for the run. */
 export interface WrittenSeparator {

@@ -1,57 +1,18 @@
 import type { BoundsDeclaration, ProofFactorName } from "../bounds/bound-choice.js";
-import type { BoundName } from "../bounds/bound-columns.js";
+import type { BoundColumn, RatioColumn } from "../bounds/bound-columns.js";
 import type { MaxMarginStatus } from "../bounds/max-margin-separator.js";
-import type { GeneratorName } from "../experiment/experiment-schema.js";
 import type { DataVersion } from "../random/data-version.js";
-import type { PresentationOrder } from "../perceptron/perceptron.js";
+import { RUN_KEYS, type PointParameters, type SeparatorName } from "../vocabulary/point-parameters.js";
 
-/** The parameters of one grid point; null where the generator does not use the key. */
-export interface PointParameters {
-  readonly generator: GeneratorName;
-  /** The csv generator's data file, as the experiment names it; null for the generated families. */
-  readonly data: string | null;
-  readonly n: number;
-  readonly d: number;
-  readonly margin: number | null;
-  readonly radius: number | null;
-  readonly offset: number | null;
-  /** Planted label noise: the probability that each label is flipped (docs/theory.md, "Beyond separable data"). */
-  readonly noise: number | null;
-  /** Planted overlap δ: how deep points may lie on the wrong side of the planted hyperplane. */
-  readonly overlap: number | null;
-  /** The three-point family's c. */
-  readonly c: number | null;
-  readonly bias: boolean;
-  readonly eta: number;
-  readonly init: string;
-  readonly order: PresentationOrder;
-}
+// The shapes of a point, its keys and the separators live on the vocabulary floor; re-exported for this floor's readers.
+export { beyondSeparable, pick, POINT_KEYS, RUN_KEYS, SEPARATORS, type PointParameters, type SeparatorName } from "../vocabulary/point-parameters.js";
 
-/**
- * Whether a grid point draws from the planted law made non-separable (label noise or overlap above 0,
- * docs/theory.md "Beyond separable data"); rows written before 0.5 have neither.
- */
-export function beyondSeparable(p: Pick<PointParameters, "noise" | "overlap">): boolean {
-  return (p.noise ?? 0) > 0 || (p.overlap ?? 0) > 0;
-}
-
-/** The keys of PointParameters, in column order: what identifies a grid point across folders. */
-export const POINT_KEYS = ["generator", "data", "n", "d", "margin", "radius", "offset", "noise", "overlap", "c", "bias", "eta", "init", "order"] as const satisfies readonly (keyof PointParameters)[];
-
-/** The keys that identify a run (and open every row): its place in the sweep, its seed, its parameters. */
-export const RUN_KEYS = ["run", "grid", "point", "repeat", "seed", ...POINT_KEYS] as const;
 
 /** The first key of a run's identity (RUN_KEYS: its place, seed and every parameter) on which a recorded row and a spec differ, or null: the same run. */
 export function differingRunKey(row: RunRow, spec: RunSpec): (typeof RUN_KEYS)[number] | null {
   return RUN_KEYS.find((key) => row[key] !== spec[key]) ?? null;
 }
 
-/** The listed fields of a record, in the list's order (which fixes the key order of JSON output). */
-export function pick<T, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
-  const picked = {} as Pick<T, K>;
-  for (const key of keys) picked[key] = record[key];
-  return picked;
-}
 
 /** What the coordinator sends a worker for one run: the parameters and the seed, never data. */
 export interface RunSpec extends PointParameters {
@@ -75,12 +36,8 @@ export interface RunSpec extends PointParameters {
   readonly extraBounds?: readonly string[];
 }
 
-/** The two separators every bound is computed from (docs/theory.md, "Which ŵ*"). */
-export const SEPARATORS = ["planted", "optimal"] as const;
-export type SeparatorName = (typeof SEPARATORS)[number];
 
-export type BoundColumn = `${SeparatorName}${Capitalize<BoundName>}Bound`;
-export type RatioColumn = `${SeparatorName}${Capitalize<BoundName>}Ratio`;
+export type { BoundColumn, RatioColumn } from "../bounds/bound-columns.js";
 /** The proof's four factors of each separator (docs/theory.md, "Why a bound is loose"): plantedGainFactor, … */
 export type FactorColumn = `${SeparatorName}${Capitalize<ProofFactorName>}Factor`;
 

@@ -7,7 +7,6 @@ import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js"
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
-import type { TableRecord } from "./table-record.js";
 import { commandLineOr } from "../experiment/option-words.js";
 
 /**
@@ -111,4 +110,16 @@ export function requireComplete(folder: string, manifest: Manifest): void {
   if (manifest.status === "complete") return;
   const shard = manifest.shard === null ? "" : ` --shard ${manifest.shard.index}/${manifest.shard.count}`;
   throw new InputError(`${folder}: the sweep is ${manifest.status}, not complete: finish it with ${commandLineOr(`run${shard} --resume`, "runExperiment(…, { resume: true })")}`);
+}
+
+/**
+ * What a complete folder's manifest records of its tables as they stood when it was called complete: each
+ * table's size, and the SHA-256 of the summaries (small; the runs' records carry their own checks). Every
+ * reader checks them (the sizes with one stat each, a summary's digest as it reads it): a table changed,
+ * cut short or lengthened after the sweep, or a manifest edited to `complete` over an unfinished folder,
+ * is refused by name instead of reported, resumed as complete or compared.
+ */
+export interface TableRecord {
+  readonly bytes: number;
+  readonly sha256?: string;
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { DataSet } from "../generators/data-set.js";
+import type { DataSet } from "../vocabulary/data-set.js";
 import { parseExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged } from "../experiment/read-data-files.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";

@@ -4,20 +4,11 @@ import { join } from "node:path";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { optionsText } from "../experiment/option-words.js";
-import type { Manifest } from "./manifest.js";
+import type { Manifest, TableRecord } from "./manifest.js";
+
+export type { TableRecord } from "./manifest.js";
 import { verifyRecords } from "./recorded-runs.js";
 
-/**
- * What a complete folder's manifest records of its tables as they stood when it was called complete: each
- * table's size, and the SHA-256 of the summaries (small; the runs' records carry their own checks). Every
- * reader checks them (the sizes with one stat each, a summary's digest as it reads it): a table changed,
- * cut short or lengthened after the sweep, or a manifest edited to `complete` over an unfinished folder,
- * is refused by name instead of reported, resumed as complete or compared.
- */
-export interface TableRecord {
-  readonly bytes: number;
-  readonly sha256?: string;
-}
 
 /** Tables whose digest is recorded and checked by every reader (the summaries: small, and read whole by every reader). */
 const DIGESTED: readonly string[] = [OUTPUT_FILES.summaryJson, OUTPUT_FILES.summaryCsv];

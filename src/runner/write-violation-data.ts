@@ -6,7 +6,8 @@ import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { createDraws } from "../random/random-draws.js";
-import { pick, RUN_KEYS, type RunRow, type RunSpec } from "../run/run-types.js";
+import { type RunRow, type RunSpec } from "../run/run-types.js";
+import { pick, RUN_KEYS } from "../vocabulary/point-parameters.js";
 import { refuseLinkedSubfolder } from "./linked-paths.js";
 
 export const VIOLATIONS_FOLDER = "violations";

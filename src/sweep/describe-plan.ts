@@ -1,7 +1,8 @@
 import { BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, type BoundKey, type BoundMode } from "../bounds/bound-choice.js";
-import { beyondSeparable } from "../run/run-types.js";
+import { beyondSeparable } from "../vocabulary/point-parameters.js";
 import { generatorEntry } from "../generators/generator-registry.js";
-import type { Experiment, Grid } from "../experiment/experiment.js";
+import type { Experiment } from "../experiment/experiment.js";
+import type { Grid } from "../vocabulary/grid.js";
 import { pointCostOf } from "./estimate-run-cost.js";
 import { identicalRepeatPoints, planSweep, type SkippedPoints } from "./plan-sweep.js";
 import type { SweepPoint } from "./run-batch.js";

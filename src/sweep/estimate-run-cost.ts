@@ -1,5 +1,5 @@
 import { generatorEntry } from "../generators/generator-registry.js";
-import type { PointParameters } from "../run/run-types.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
 import type { SweepPoint } from "./run-batch.js";
 
 /**

@@ -1,8 +1,10 @@
-import type { Experiment, Grid } from "../experiment/experiment.js";
+import type { Experiment } from "../experiment/experiment.js";
+import type { Grid } from "../vocabulary/grid.js";
 import type { FamilyKey } from "../generators/generator-entry.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import { pluginBoundNames } from "../export/table-layout.js";
-import type { PointParameters, RunSpec } from "../run/run-types.js";
+import type { RunSpec } from "../run/run-types.js";
+import type { PointParameters } from "../vocabulary/point-parameters.js";
 import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";
 
 /** Grid points a rule excluded, by reason. */

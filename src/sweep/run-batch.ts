@@ -2,7 +2,8 @@ import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { RunTables } from "../export/run-lines.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { DataVersion } from "../random/data-version.js";
-import { POINT_KEYS, type PointParameters, type RunSpec } from "../run/run-types.js";
+import { type RunSpec } from "../run/run-types.js";
+import { POINT_KEYS, type PointParameters } from "../vocabulary/point-parameters.js";
 import { seedOf, seedPrefix } from "./run-seed.js";
 
 /** What every run of a sweep shares. */

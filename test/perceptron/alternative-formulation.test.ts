@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DataSet } from "../../src/generators/data-set.js";
+import type { DataSet } from "../../src/vocabulary/data-set.js";
 import { generateHadamard } from "../../src/generators/hadamard.js";
 import { generateOrthonormal } from "../../src/generators/orthonormal.js";
 import { generatePlanted } from "../../src/generators/planted.js";

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import type { DataSet } from "../../src/generators/data-set.js";
+import type { DataSet } from "../../src/vocabulary/data-set.js";
 import { maxRowSquare } from "../../src/math/dot-enclosure.js";
 import { toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 import { wasmKernelProblem } from "../../src/perceptron/perceptron-wasm.js";
