@@ -62,7 +62,7 @@ export { readResultFolder, type ResultFolder } from "./runner/read-result-folder
 export { writeRunsParquet } from "./runner/write-runs-parquet.js";
 export type { Manifest } from "./runner/manifest.js";
 export type { RunRow, RunSpec, PointParameters, OptimalStatus } from "./run/run-types.js";
-export type { SummaryRow, Statistics } from "./aggregate/summary-types.js";
+export type { SummaryRow, Statistics } from "./run/summary-types.js";
 
 // One data set: your own (CSV), or one the generators make; the perceptron and every bound on it.
 export { readDataCsv, parseDataCsv, parseDataCsvSync, type CsvDataSet } from "./dataset/read-data-csv.js";

@@ -14,9 +14,9 @@ import {
   SUMMARY_COLUMNS,
   type PointHead,
 } from "./run-digest.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 import { medianOf, statistics } from "./statistics.js";
-import type { Median, Statistics, SummaryRow } from "./summary-types.js";
+import type { Median, Statistics, SummaryRow } from "../run/summary-types.js";
 import { ValueColumn } from "./value-column.js";
 
 /** Values per column held in memory before they spill to a temporary file (128 KiB a column, 3.4 MB a point). */

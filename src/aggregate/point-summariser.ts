@@ -1,9 +1,9 @@
 import { tmpdir } from "node:os";
 import { PointAccumulator } from "./point-accumulator.js";
 import { DIGEST_POINT, digestWidth, type RunDigest } from "./run-digest.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 import { SpillFolder } from "./spill-folder.js";
-import type { SummaryRow } from "./summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 
 /**
  * Streaming summaries: runs arrive in run order, and a grid point's runs are consecutive, so only the

@@ -1,39 +1,13 @@
 import { decodeRow, encodeRows, ROW_WIDTH, type BinaryRows } from "../export/binary-rows.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
-import { A_POSTERIORI_COLUMNS, columnIndex } from "../export/run-columns.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
+import { A_POSTERIORI_COLUMNS, columnIndex } from "../run/run-columns.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import { type RunRow } from "../run/run-types.js";
 import { pick, POINT_KEYS } from "../vocabulary/point-parameters.js";
 
-/** The numbers a summary needs of each converged run (a run cut off at maxEpochs has no count): their statistics. */
-export const STATISTIC_COLUMNS = ["updates", ...RATIO_COLUMNS, "tightestHuRatio", "tightestOptimisedRatio", "bestRatio"] as const;
-/**
- * Medians over every run that did not fail, converged or not: the data's radius and margins and the bounds
- * are the run's data set's, known whether the perceptron converged on it or not (a point none of whose runs
- * converged still shows the bound that explains its epoch cap).
- */
-export const MEDIAN_COLUMNS = ["learnerRadius", "plantedMargin", "optimalMargin", ...BOUND_COLUMNS, "tightestHuBound", "tightestOptimisedBound", "bestBound"] as const;
-/**
- * Statistics over every run that did not fail, converged or not (docs/theory.md, "Beyond separable data": the
- * Freund–Schapire bound holds at any epoch count). `mistakes` is the updates column of all those runs.
- */
-export const EVERY_RUN_COLUMNS = [
-  "mistakes",
-  "firstEpochMistakes",
-  "lastEpochMistakes",
-  "finalErrors",
-  "pocketErrors",
-  "wrongSide",
-  "plantedFreundSchapireBound",
-  "tightestFreundSchapireBound",
-  "plantedFreundSchapireRatio",
-  "tightestFreundSchapireRatio",
-  // The a-posteriori columns hold at every point of a run, converged or not (docs/theory.md).
-  ...A_POSTERIORI_COLUMNS,
-] as const;
-export const SUMMARY_COLUMNS = [...STATISTIC_COLUMNS, ...MEDIAN_COLUMNS, ...EVERY_RUN_COLUMNS] as const;
-/** Where the columns over every ok run (MEDIAN_COLUMNS, then EVERY_RUN_COLUMNS) start in SUMMARY_COLUMNS. */
-export const EVERY_RUN_FROM = STATISTIC_COLUMNS.length;
+// The summary's column lists live with the other column lists (run/summary-columns.ts).
+export { EVERY_RUN_COLUMNS, EVERY_RUN_FROM, MEDIAN_COLUMNS, STATISTIC_COLUMNS, SUMMARY_COLUMNS } from "../run/summary-columns.js";
+import { EVERY_RUN_COLUMNS, EVERY_RUN_FROM, MEDIAN_COLUMNS, STATISTIC_COLUMNS, SUMMARY_COLUMNS } from "../run/summary-columns.js";
 
 /**
  * Per run: its grid point, its flags, its violations, then SUMMARY_COLUMNS (NaN for null), then the

@@ -1,5 +1,5 @@
 import { mean, max, min, quantileSorted, quickselect, sampleStandardDeviation } from "simple-statistics";
-import type { Median, Statistics } from "./summary-types.js";
+import type { Median, Statistics } from "../run/summary-types.js";
 
 /** The quantiles of Statistics, ascending (placeQuantiles wants them so). */
 const QUANTILES = [0.1, 0.25, 0.5, 0.75, 0.9] as const;

@@ -1,7 +1,7 @@
 import type { RunRow } from "../run/run-types.js";
 import { PointSummariser } from "./point-summariser.js";
 import { digestRows } from "./run-digest.js";
-import type { SummaryRow } from "./summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 
 /**
  * The summary of one grid point from its runs (all of the same point, in run order). Statistics are

@@ -1,8 +1,8 @@
 import type { RunRow } from "../run/run-types.js";
 import { PointSummariser } from "./point-summariser.js";
 import { digestRows } from "./run-digest.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
-import type { SummaryRow } from "./summary-types.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
+import type { SummaryRow } from "../run/summary-types.js";
 
 /** Rows reduced at a time: enough to amortise a digest, few enough to hold. */
 const CHUNK = 4096;

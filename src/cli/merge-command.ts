@@ -1,4 +1,4 @@
-import { recordedLayout } from "../export/table-layout.js";
+import { recordedLayout } from "../run/table-layout.js";
 import { findManifest } from "../runner/manifest.js";
 import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";

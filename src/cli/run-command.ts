@@ -1,4 +1,4 @@
-import { pluginBoundNames } from "../export/table-layout.js";
+import { pluginBoundNames } from "../run/table-layout.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";

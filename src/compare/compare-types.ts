@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import type { POINT_KEYS } from "../vocabulary/point-parameters.js";
 import type { DetectableChange, TestSizes } from "./detectable-change.js";
 import type { Effect } from "./effect-size.js";

@@ -1,7 +1,7 @@
 import { commandLineOr } from "../experiment/option-words.js";
 import { UsageError } from "../cli/cli-error.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
-import { RUN_COLUMNS } from "../export/run-columns.js";
+import { RUN_COLUMNS } from "../run/run-columns.js";
 
 /** The bounds a rule's `ratio.<bound>` names: the separator bounds of the registry, and best. */
 const RATIO_ALIASES = [...SEPARATOR_BOUNDS.map((bound) => bound.name), "best"];

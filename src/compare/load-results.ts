@@ -1,5 +1,5 @@
 import { recordedBounds, type BoundsDeclaration } from "../bounds/bound-choice.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import type { Shard } from "../sweep/shard.js";
 import { readManifest, recordedDataVersion, requireComplete } from "../runner/manifest.js";
 import { recordsOf, summaryRows } from "../runner/read-result-folder.js";

@@ -1,6 +1,6 @@
 import { median } from "simple-statistics";
 import { statistics } from "../aggregate/statistics.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { type RunRow } from "../run/run-types.js";
 import { pick, POINT_KEYS } from "../vocabulary/point-parameters.js";
 import { changeOf, sided, type Check, type PointLabel } from "./compare-types.js";

@@ -1,6 +1,6 @@
 import type { RunRow } from "../run/run-types.js";
-import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "./run-columns.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "../run/run-columns.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /**
  * A batch's rows as numbers: what a worker sends instead of their text (docs/architecture.md, "No text on

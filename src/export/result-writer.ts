@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { LineFile } from "./line-file.js";
 import type { RunTables } from "./run-lines.js";
 import { runsCsvHeader } from "./runs-csv.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 import { summaryCsvHeader, summaryCsvLine } from "./summary-csv.js";
 import { summaryJsonEnd, summaryJsonItem } from "./summary-json.js";
 

@@ -2,8 +2,8 @@ import type { RunRow } from "../run/run-types.js";
 import { csvField } from "./csv-line.js";
 import { encodeRows, type BinaryRows } from "./binary-rows.js";
 import { recordCheck, recordEnd } from "./record-check.js";
-import { COLUMN_KIND, type ColumnKind } from "./run-columns.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { COLUMN_KIND, type ColumnKind } from "../run/run-columns.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 import { LineBytes, NUMBER_BYTES, writeAscii, writeBytes, writeNumber } from "./line-bytes.js";
 
 /** The lines of a batch of rows in runs.jsonl and runs.csv, in order ("" for a table not asked for). */

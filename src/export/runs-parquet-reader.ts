@@ -7,8 +7,8 @@ import { convert, convertWithDictionary, DEFAULT_PARSERS } from "hyparquet/src/c
 import { readDataPageV2 } from "hyparquet/src/datapage.js";
 import { getTreePath } from "hyparquet/src/schema.js";
 import type { RunRow } from "../run/run-types.js";
-import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "./run-columns.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "../run/run-columns.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /**
  * A decoded row group: the numbers of every numeric column in one array and whether each has a value (else

@@ -2,7 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
 import { runsParquetSchema, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /** What a runs.parquet holds, as the manifest records it: readers check the file against it before trusting a row. */
 export interface RunsParquetDigest {

@@ -1,7 +1,7 @@
 import type { SchemaElement } from "hyparquet";
 import type { ColumnSource } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
-import { BUILT_IN, type TableLayout } from "./table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /**
  * runs.parquet: the columns of runs.csv, typed. Whole numbers (indices, counts, the seed) are INT64,

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { csvLine, type CsvValue } from "./csv-line.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 
 /**
  * summary.json is a JSON array with one grid point per line, written as the points complete:

@@ -1,8 +1,8 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable, SEPARATORS } from "../vocabulary/point-parameters.js";
-import { tableLayout } from "./table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 
 /** The separator bounds' names, in column order. */
 const PLOTTED = SEPARATOR_BOUNDS.map((bound) => bound.name);

@@ -5,7 +5,7 @@ import { registerGenerator } from "../generators/generator-registry.js";
 import { defineBound, defineGenerator, type BoundFacts, type BoundPlugin, type GeneratorFacts, type GeneratorPlugin } from "./plugin-api.js";
 import { registerBound } from "../bounds/plugin-bounds.js";
 import { BOUND_KEYS } from "../bounds/bound-choice.js";
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import { generatorFacts, pluginGeneratorEntry } from "./plugin-generator-entry.js";
 import type { PluginInfo } from "../vocabulary/plugin-info.js";
 

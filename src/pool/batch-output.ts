@@ -2,7 +2,7 @@ import { digestBinary, type PointHead, type RunDigest } from "../aggregate/run-d
 import { encodeRows } from "../export/binary-rows.js";
 import { binaryLineViews, BOTH_RUN_TABLES, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /**
  * What the coordinator receives of a batch of runs: their lines of both run tables, formatted, and their

@@ -7,7 +7,7 @@
  */
 import { digestBinary } from "../aggregate/run-digest.js";
 import { binaryLineViews, type RunTables } from "../export/run-lines.js";
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import { NO_FLOATS, OutputRing, openPosted, type PostedOutput } from "./output-ring.js";
 
 /** A worker's output (its rows as numbers) and the run tables to format; `extraBounds`: the sweep's plug-in bounds (table-layout.ts). */

@@ -10,7 +10,7 @@ import { batchLength, batchSpecs, singleRuns, type RunBatch } from "../sweep/run
 import { BOTH_RUN_TABLES } from "../export/run-lines.js";
 import { batchOutput, joinOutputs, type BatchOutput } from "./batch-output.js";
 import exportBatch, { type ExportTask } from "./exporter.js";
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
 import type { TestFaults } from "./test-faults.js";

@@ -12,7 +12,7 @@ import { estimateRunMemory } from "../run/estimate-run-memory.js";
 import type { RunRow } from "../run/run-types.js";
 import { batchSpecs, type RunBatch } from "../sweep/run-batch.js";
 import { encodeRows } from "../export/binary-rows.js";
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import { BOTH_RUN_TABLES } from "../export/run-lines.js";
 import exportBatch from "./exporter.js";
 import { NO_BYTES, NO_FLOATS, OutputRing, type PostedOutput } from "./output-ring.js";

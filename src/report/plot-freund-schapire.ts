@@ -1,5 +1,5 @@
 import { plotFamilyOf } from "../generators/generator-registry.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
 

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import type { RunRow } from "../run/run-types.js";
 import { type Plot, type PlotInput } from "./plot.js";
 import { etaAndInitPlot } from "./plot-eta-and-init.js";

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { novikoff } from "../bounds/separator/novikoff.js";
 import { plotFamilyOf } from "../generators/generator-registry.js";
 import { ratioColumn } from "../bounds/bound-columns.js";

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { capitalised } from "../bounds/bound-choice.js";
 import { SEPARATOR_BOUNDS, type SeparatorBoundName } from "../bounds/separator/separator-bounds.js";
 import type { RunRow } from "../run/run-types.js";

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import type { PlotFactors } from "./plot.js";
 import { describeImplied, sweepFactors, type Factor } from "./sweep-factors.js";
 

@@ -1,5 +1,5 @@
 import type { BoundFacts } from "../plugins/plugin-api.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
 
 export interface RenderedPlot {

@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
 import type { BoundFacts } from "../plugins/plugin-api.js";
 

@@ -1,9 +1,9 @@
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable } from "../vocabulary/point-parameters.js";
-import { tableLayout } from "../export/table-layout.js";
-import type { Statistics } from "../aggregate/summary-types.js";
+import { tableLayout } from "../run/table-layout.js";
+import type { Statistics } from "../run/summary-types.js";
 import type { BoundFacts } from "../plugins/plugin-api.js";
 
 export interface ReportColumn {

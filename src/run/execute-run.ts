@@ -13,8 +13,8 @@ import { analyseDataSet } from "./analyse-data-set.js";
 import { residentBytes } from "./estimate-run-memory.js";
 import { expectedUpdates } from "./expected-updates.js";
 import { replaceNonFinite } from "./non-finite.js";
-import { tableLayout, type TableLayout } from "../export/table-layout.js";
-import { A_POSTERIORI_COLUMNS, OTHER_BOUND_COLUMNS, OTHER_RATIO_COLUMNS, OUTCOME_COLUMNS } from "../export/run-columns.js";
+import { tableLayout, type TableLayout } from "./table-layout.js";
+import { A_POSTERIORI_COLUMNS, OTHER_BOUND_COLUMNS, OTHER_RATIO_COLUMNS, OUTCOME_COLUMNS } from "./run-columns.js";
 import { type BoundColumn, type FactorColumn, type RatioColumn, type RunRow, type RunSpec } from "./run-types.js";
 import { beyondSeparable, RUN_KEYS, SEPARATORS, type SeparatorName } from "../vocabulary/point-parameters.js";
 

@@ -1,4 +1,4 @@
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import type { DataSets } from "../generators/generator-entry.js";
 import { batchOutput } from "../pool/batch-output.js";
 import { executeRun } from "../run/execute-run.js";

@@ -1,4 +1,4 @@
-import { tableLayout } from "../export/table-layout.js";
+import { tableLayout } from "../run/table-layout.js";
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

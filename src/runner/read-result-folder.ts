@@ -1,11 +1,11 @@
 import { findGenerator } from "../generators/generator-registry.js";
-import { recordedLayout } from "../export/table-layout.js";
+import { recordedLayout } from "../run/table-layout.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { statistics } from "../aggregate/statistics.js";
 import { summariseRuns } from "../aggregate/summarise-runs.js";
-import { A_POSTERIORI_COLUMNS } from "../export/run-columns.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import { A_POSTERIORI_COLUMNS } from "../run/run-columns.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { InputError } from "../experiment/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";

@@ -5,7 +5,7 @@ import { LineFile } from "../export/line-file.js";
 import { LineReader, type LineReaderOptions } from "../export/read-lines.js";
 import { recordProblem } from "../export/record-check.js";
 import { BOTH_RUN_TABLES, runLines } from "../export/run-lines.js";
-import { BUILT_IN, type TableLayout } from "../export/table-layout.js";
+import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 import { RunsParquetReader } from "../export/runs-parquet-reader.js";
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";

@@ -1,6 +1,6 @@
 import { PointSummariser } from "../aggregate/point-summariser.js";
 import { SpillFolder } from "../aggregate/spill-folder.js";
-import type { SummaryRow } from "../aggregate/summary-types.js";
+import type { SummaryRow } from "../run/summary-types.js";
 import { ResultWriter } from "../export/result-writer.js";
 import { DIGEST_FLAGS, DIGEST_VIOLATIONS, digestWidth, FLAG_CONVERGED, FLAG_OK } from "../aggregate/run-digest.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";

@@ -10,7 +10,7 @@ import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import { findManifest, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
-import { recordedLayout, type TableLayout } from "../export/table-layout.js";
+import { recordedLayout, type TableLayout } from "../run/table-layout.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
 import { optionsText } from "../experiment/option-words.js";
 

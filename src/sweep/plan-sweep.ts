@@ -2,7 +2,7 @@ import type { Experiment } from "../experiment/experiment.js";
 import type { Grid } from "../vocabulary/grid.js";
 import type { FamilyKey } from "../generators/generator-entry.js";
 import { generatorEntry } from "../generators/generator-registry.js";
-import { pluginBoundNames } from "../export/table-layout.js";
+import { pluginBoundNames } from "../run/table-layout.js";
 import type { RunSpec } from "../run/run-types.js";
 import type { PointParameters } from "../vocabulary/point-parameters.js";
 import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";

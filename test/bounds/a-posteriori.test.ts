@@ -7,7 +7,7 @@ import { proofFactors } from "../../src/bounds/proof-factors.js";
 import { separatorMargin, withinScale } from "../../src/bounds/separator-margin.js";
 import { tightestFreundSchapire } from "../../src/bounds/squared-hinge-path.js";
 import { updateRounds } from "../../src/bounds/update-rounds.js";
-import { A_POSTERIORI_COLUMNS } from "../../src/export/run-columns.js";
+import { A_POSTERIORI_COLUMNS } from "../../src/run/run-columns.js";
 import { generateHadamard } from "../../src/generators/hadamard.js";
 import { generatePlanted } from "../../src/generators/planted.js";
 import { plantedSeparator, toLearnerCoordinates, type LearnerData } from "../../src/perceptron/learner-coordinates.js";

@@ -5,7 +5,7 @@ import { A_PRIORI_KEYS, BOUND_ENTRIES, boundModes, wantedBounds } from "../../sr
 import { BOUND_NAMES } from "../../src/bounds/bound-columns.js";
 import { SEPARATOR_BOUNDS } from "../../src/bounds/separator/separator-bounds.js";
 import { EVERY_RUN_COLUMNS, MEDIAN_COLUMNS, STATISTIC_COLUMNS } from "../../src/aggregate/run-digest.js";
-import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { RUN_COLUMNS } from "../../src/run/run-columns.js";
 import { summaryTable } from "../../src/export/summary-table.js";
 import { BOUND_TITLES, PLOTTED_BOUNDS } from "../../src/report/plot.js";
 import { REPORT_COLUMNS } from "../../src/report/summary-columns.js";

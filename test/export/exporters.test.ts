@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { summarisePoint } from "../../src/aggregate/summarise-point.js";
 import { CSV_OPTIONS, csvLine, csvLines, type CsvValue } from "../../src/export/csv-line.js";
-import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { COLUMN_KIND, RUN_COLUMN_KINDS, RUN_COLUMNS } from "../../src/run/run-columns.js";
 import { encodeRows } from "../../src/export/binary-rows.js";
 import { checkedRecord, recordProblem } from "../../src/export/record-check.js";
 import { runLineBytes, runLines } from "../../src/export/run-lines.js";

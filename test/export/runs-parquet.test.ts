@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
-import { RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { RUN_COLUMNS } from "../../src/run/run-columns.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";

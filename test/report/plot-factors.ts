@@ -1,4 +1,4 @@
-import type { SummaryRow } from "../../src/aggregate/summary-types.js";
+import type { SummaryRow } from "../../src/run/summary-types.js";
 import type { PlotFactors } from "../../src/report/plot.js";
 import { FACTOR_TITLES } from "../../src/report/sweep-factors.js";
 import { POINT_KEYS } from "../../src/run/run-types.js";

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SummaryRow } from "../../src/aggregate/summary-types.js";
+import type { SummaryRow } from "../../src/run/summary-types.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { writeReport } from "../../src/report/write-report.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";

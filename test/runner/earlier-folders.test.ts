@@ -1,7 +1,7 @@
 import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "../../src/export/run-columns.js";
+import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "../../src/run/run-columns.js";
 import { RunsParquetReader } from "../../src/export/runs-parquet-reader.js";
 import { writeReport } from "../../src/report/write-report.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";

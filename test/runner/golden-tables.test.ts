@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadExperiment, parseExperiment } from "../../src/experiment/load-experiment.js";
 import { recordCheck } from "../../src/export/record-check.js";
-import { A_POSTERIORI_COLUMNS } from "../../src/export/run-columns.js";
+import { A_POSTERIORI_COLUMNS } from "../../src/run/run-columns.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
 

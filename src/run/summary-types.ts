@@ -1,5 +1,5 @@
-import type { EVERY_RUN_COLUMNS } from "./run-digest.js";
-import type { BoundColumn, RatioColumn } from "../run/run-types.js";
+import type { EVERY_RUN_COLUMNS } from "./summary-columns.js";
+import type { BoundColumn, RatioColumn } from "./run-types.js";
 import type { PointParameters } from "../vocabulary/point-parameters.js";
 
 /** Statistics of one quantity over the converged runs of a grid point; null when there are none. */

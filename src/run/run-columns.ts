@@ -1,6 +1,6 @@
 import { FACTOR_COLUMNS } from "../bounds/bound-choice.js";
 import { BOUND_COLUMNS, RATIO_COLUMNS } from "../bounds/bound-columns.js";
-import { type RunRow } from "../run/run-types.js";
+import { type RunRow } from "./run-types.js";
 import { RUN_KEYS } from "../vocabulary/point-parameters.js";
 
 /** The a-posteriori columns (bounds: factors, mistakeSet), in order: their summaries are over every ok run. */
