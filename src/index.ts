@@ -21,7 +21,7 @@ export { describePlan, type PlanDescription } from "./sweep/describe-plan.js";
 export { BOUND_KEYS, BOUND_ENTRIES, boundModes, resolveBounds, describeBounds, type BoundKey, type BoundsDeclaration, type BoundMode, type BoundModes, type BoundEntry } from "./bounds/bound-choice.js";
 export { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "./random/data-version.js";
 export type { Shard } from "./sweep/shard.js";
-export { InputError } from "./experiment/input-error.js";
+export { InputError } from "./vocabulary/input-error.js";
 
 // Plug-ins: generators and bounds of your own, in modules that an experiment's `plugins` names (docs/plugins.md).
 export {

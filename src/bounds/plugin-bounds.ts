@@ -1,4 +1,4 @@
-import type { BoundContext, BoundFacts, BoundPlugin } from "../plugins/plugin-api.js";
+import type { BoundContext, BoundFacts, BoundPlugin } from "../vocabulary/plugin-definitions.js";
 import type { SeparatorContext } from "./separator/separator-bound.js";
 
 /**

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Argv } from "yargs";
 import { dataSetCsv } from "../dataset/data-csv.js";
 import { replayCommand } from "../dataset/replay-command.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { loadExperiment, type LoadedExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { readManifest } from "../runner/manifest.js";

@@ -6,7 +6,7 @@
  */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { wordOptionsAsFlags } from "../experiment/option-words.js";
 import { WriteError } from "../files/write-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";

@@ -4,7 +4,8 @@ import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";
 import { writeReport } from "../report/write-report.js";
 import { mergeShards } from "../runner/merge-shards.js";
-import { InputError, readInputFile } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
+import { readInputFile } from "../files/read-input-file.js";
 import { UsageError } from "./cli-error.js";
 import { closingLine, reportProblems } from "./run-command.js";
 

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { lockState } from "../runner/folder-lock.js";
 import { findManifest, type Manifest } from "../runner/manifest.js";
 import { CLUSTER_FILE, LOGS_FOLDER, readClusterLayout, shardFolder, type ClusterLayout } from "./cluster-layout.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 
 /**
  * The folder a cluster job works in (`perceptron-lab slurm` writes it): the job scripts, `logs/`, one

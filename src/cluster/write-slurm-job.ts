@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";

@@ -1,5 +1,5 @@
 import { boundKeyOfColumn, boundModes, capitalised, describeBounds } from "../bounds/bound-choice.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { adjustP, weightedHolm, type Correction } from "./adjust-p.js";
 import type { Check, PointLabel, RuleOutcome, Verdict } from "./compare-types.js";
 import { detectableChange } from "./detectable-change.js";

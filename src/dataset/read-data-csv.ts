@@ -3,7 +3,7 @@ import { access, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { parse, type Options, type Parser } from "csv-parse";
 import { parse as parseSync } from "csv-parse/sync";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import type { DataSet } from "../vocabulary/data-set.js";
 
 /** A user's data set, with its feature names in column order. */

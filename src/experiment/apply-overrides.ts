@@ -1,4 +1,4 @@
-import { InputError } from "./input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 
 /**
  * Command-line overrides in Hydra's habit (`--set grid.margin=0.01,0.02 --set repeats=50`), applied to

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { A_POSTERIORI_KEYS, BOUND_KEYS } from "../bounds/bound-choice.js";
 import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
 import { readInit } from "../perceptron/initial-weights.js";
-import { PLUGIN_GENERATOR_NAME } from "../plugins/plugin-api.js";
+import { PLUGIN_GENERATOR_NAME } from "../vocabulary/plugin-definitions.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION } from "../random/data-version.js";
 import { ORDERS } from "../vocabulary/point-parameters.js";
 

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { extname } from "node:path";
-import { InputError } from "./input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 
 /**
  * The yaml package (CommonJS, ~70 modules), required by the first YAML experiment instead of imported

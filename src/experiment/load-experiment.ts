@@ -3,7 +3,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import { resolveBounds } from "../bounds/bound-choice.js";
 import type { DataSet } from "../vocabulary/data-set.js";
 import { LATEST_DATA_VERSION } from "../random/data-version.js";
-import { exclusionReason, gridPoints, planSweep } from "../sweep/plan-sweep.js";
+import { exclusionReason, gridPoints } from "../generators/grid-points.js";
 import { EXPERIMENT_DEFAULTS, type DataFileInfo, type Experiment } from "./experiment.js";
 import { type Grid } from "../vocabulary/grid.js";
 import { experimentSchema, type ExperimentInput, type GridInput } from "./experiment-schema.js";
@@ -12,7 +12,8 @@ import { loadPlugins, type PluginInfo } from "../plugins/load-plugins.js";
 import { applyOverrides } from "./apply-overrides.js";
 import { experimentFormat, parseExperimentText } from "./experiment-text.js";
 import { formatIssue, formatPath, formatValue } from "./format-issue.js";
-import { InputError, readInputFile } from "./input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
+import { readInputFile } from "../files/read-input-file.js";
 import { readDataFiles } from "./read-data-files.js";
 import { formatInit, readInit } from "../perceptron/initial-weights.js";
 
@@ -257,15 +258,16 @@ function checkEveryGridHasAPoint(experiment: Experiment, many: boolean): void {
     for (const point of gridPoints(grid, experiment.dataFiles)) if (exclusionReason(point) === null) return false;
     return true;
   });
-  if (!empty.includes(true)) return;
-  const plan = planSweep(experiment);
-  plan.gridPointCounts.forEach((valid, index) => {
-    if (valid > 0) return;
+  empty.forEach((none, index) => {
+    if (!none) return;
+    // Every combination breaks a rule: counted by reason, in the order the reasons first come.
+    const reasons = new Map<string, number>();
+    for (const point of gridPoints(experiment.grids[index]!, experiment.dataFiles)) {
+      const reason = exclusionReason(point)!;
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
     const where = formatPath(many ? ["grid", index] : ["grid"]);
-    const why = plan.skipped
-      .filter((entry) => entry.grid === index)
-      .map((entry) => `${entry.reason} (${entry.points} point${entry.points > 1 ? "s" : ""})`)
-      .join("; ");
+    const why = [...reasons].map(([reason, points]) => `${reason} (${points} point${points > 1 ? "s" : ""})`).join("; ");
     throw new InputError(`${where}: no valid grid point, every combination breaks a rule: ${why}`);
   });
 }

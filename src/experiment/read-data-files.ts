@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { parseDataCsvSync } from "../dataset/read-data-csv.js";
 import type { DataSet } from "../vocabulary/data-set.js";
 import type { DataFileInfo } from "./experiment.js";
-import { InputError } from "./input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { optionsText } from "./option-words.js";
 
 /** The csv generator's data files of an experiment: what the manifest records, and the data themselves. */

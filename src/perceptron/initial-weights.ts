@@ -1,7 +1,7 @@
 import { drawsOf, type Draws } from "../random/random-draws.js";
 import type { Uniform } from "../random/seeded-random.js";
 import { smallFloat64Array } from "../math/small-arrays.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 
 /** How ŵ(0) is chosen: `zero`, `normal:<scale>` (N(0, scale²) entries), `uniform:<scale>` (U(−scale, scale)). */
 export type InitSpec =

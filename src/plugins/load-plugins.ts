@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { optionsText } from "../experiment/option-words.js";
 import { displayPath } from "../experiment/read-data-files.js";
 import { loadPluginFile, PluginError, registerRecordedPlugin, type PluginInfo } from "./plugin-file.js";

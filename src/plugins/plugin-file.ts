@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { registerGenerator } from "../generators/generator-registry.js";
-import { defineBound, defineGenerator, type BoundFacts, type BoundPlugin, type GeneratorFacts, type GeneratorPlugin } from "./plugin-api.js";
+import { defineBound, defineGenerator, type BoundFacts, type BoundPlugin, type GeneratorFacts, type GeneratorPlugin } from "../vocabulary/plugin-definitions.js";
 import { registerBound } from "../bounds/plugin-bounds.js";
 import { BOUND_KEYS } from "../bounds/bound-choice.js";
 import { tableLayout } from "../run/table-layout.js";

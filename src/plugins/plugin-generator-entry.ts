@@ -3,7 +3,7 @@ import type { GeneratorEntry } from "../generators/generator-entry.js";
 import { flipLabels } from "../generators/label-noise.js";
 import { drawsOf } from "../random/random-draws.js";
 import { beyondSeparable, type PointParameters } from "../vocabulary/point-parameters.js";
-import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "./plugin-api.js";
+import type { GeneratorFacts, GeneratorPlugin, PluginData, PluginKey, PluginParameters } from "../vocabulary/plugin-definitions.js";
 import { allFinite } from "../math/array-tests.js";
 
 /** The facts of a checked plug-in generator. */

@@ -1,4 +1,4 @@
-import type { BoundFacts } from "../plugins/plugin-api.js";
+import type { BoundFacts } from "../vocabulary/plugin-definitions.js";
 import type { SummaryRow } from "../run/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
 

@@ -1,6 +1,6 @@
 import type { SummaryRow } from "../run/summary-types.js";
 import { reportColumns } from "./summary-columns.js";
-import type { BoundFacts } from "../plugins/plugin-api.js";
+import type { BoundFacts } from "../vocabulary/plugin-definitions.js";
 
 /** report.md: the summary as a Markdown table (updates and ratios over converged runs, bounds over every run; * from the max-margin separator). */
 export function reportMarkdown(title: string, summary: readonly SummaryRow[], pluginBounds: readonly BoundFacts[] = []): string {

@@ -4,7 +4,7 @@ import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable } from "../vocabulary/point-parameters.js";
 import { tableLayout } from "../run/table-layout.js";
 import type { Statistics } from "../run/summary-types.js";
-import type { BoundFacts } from "../plugins/plugin-api.js";
+import type { BoundFacts } from "../vocabulary/plugin-definitions.js";
 
 export interface ReportColumn {
   readonly title: string;

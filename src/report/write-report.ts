@@ -1,7 +1,7 @@
 import type { PluginInfo } from "../vocabulary/plugin-info.js";
 import { BOUND_KEYS, boundModes, describeBounds, recordedBounds, type BoundMode, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { refuseLinkedSubfolder } from "../runner/linked-paths.js";

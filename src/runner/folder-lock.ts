@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, s
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { removePath } from "../files/checked-fs.js";
 import { WriteError } from "../files/write-error.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Experiment } from "../experiment/experiment.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";

@@ -2,7 +2,7 @@ import { tableLayout } from "../run/table-layout.js";
 import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";

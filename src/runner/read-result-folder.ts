@@ -6,7 +6,7 @@ import { statistics } from "../aggregate/statistics.js";
 import { summariseRuns } from "../aggregate/summarise-runs.js";
 import { A_POSTERIORI_COLUMNS } from "../run/run-columns.js";
 import type { SummaryRow } from "../run/summary-types.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import type { LineReaderOptions } from "../export/read-lines.js";

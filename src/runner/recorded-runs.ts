@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { LineReader, type LineReaderOptions } from "../export/read-lines.js";
 import { recordProblem } from "../export/record-check.js";

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { replacedBy, temporaryName } from "../files/atomic-file.js";
 import { removePath } from "../files/checked-fs.js";

@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { SummaryRow } from "../run/summary-types.js";
 import type { Experiment } from "../experiment/experiment.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
 import { checkPluginsUnchanged } from "../plugins/load-plugins.js";

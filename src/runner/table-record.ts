@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import { optionsText } from "../experiment/option-words.js";
 import type { Manifest, TableRecord } from "./manifest.js";

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryName, writeFileAtomicWith } from "../files/atomic-file.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { LineFile } from "../export/line-file.js";
 import { OUTPUT_FILES, writeManifest } from "../export/result-writer.js";
 import { shardRowGroup, WHOLE_ROW_GROUP } from "../export/runs-parquet.js";

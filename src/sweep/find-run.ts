@@ -1,5 +1,5 @@
 import type { Experiment } from "../experiment/experiment.js";
-import { InputError } from "../experiment/input-error.js";
+import { InputError } from "../vocabulary/input-error.js";
 import type { RunSpec } from "../run/run-types.js";
 import { planSweep } from "./plan-sweep.js";
 import { runSpecOf } from "./run-batch.js";

@@ -1,4 +1,4 @@
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dataSetCsv } from "../../src/dataset/data-csv.js";
 import { parseDataCsv, readDataCsv, parseDataCsvSync } from "../../src/dataset/read-data-csv.js";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { generatePlanted } from "../../src/generators/planted.js";
 import { createRandom } from "../../src/random/seeded-random.js";
 import { temporaryFolder } from "../helpers.js";

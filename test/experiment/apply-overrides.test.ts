@@ -1,4 +1,4 @@
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { describe, expect, it } from "vitest";
 import { applyOverrides } from "../../src/experiment/apply-overrides.js";
 import { experimentFromText, loadExperiment } from "../../src/experiment/load-experiment.js";

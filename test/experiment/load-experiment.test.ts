@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { experimentJsonSchemaText } from "../../src/experiment/experiment-json-schema.js";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { loadExperiment, parseExperiment } from "../../src/experiment/load-experiment.js";
 import { temporaryFolder } from "../helpers.js";
 

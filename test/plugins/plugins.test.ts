@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { loadExperiment, parseExperiment } from "../../src/experiment/load-experiment.js";
 import { findGenerator, generatorEntry } from "../../src/generators/generator-registry.js";
 import { defineGenerator } from "../../src/plugins/plugin-api.js";

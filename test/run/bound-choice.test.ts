@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { A_PRIORI_KEYS, BOUND_ENTRIES, BOUND_KEYS, boundModes, describeBounds, resolveBounds, type BoundsDeclaration } from "../../src/bounds/bound-choice.js";
 import { compareResults } from "../../src/compare/compare-results.js";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { executeRun } from "../../src/run/execute-run.js";
 import type { RunSpec } from "../../src/run/run-types.js";

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseShard } from "../../src/cli/shared-options.js";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment, type RunExperimentOptions } from "../../src/runner/run-experiment.js";
 import { resultTables, temporaryFolder } from "../helpers.js";

@@ -2,7 +2,7 @@ import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareResults } from "../../src/compare/compare-results.js";
-import { InputError } from "../../src/experiment/input-error.js";
+import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
