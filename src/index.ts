@@ -65,7 +65,7 @@ export type { RunRow, RunSpec, PointParameters, OptimalStatus } from "./run/run-
 export type { SummaryRow, Statistics } from "./run/summary-types.js";
 
 // One data set: your own (CSV), or one the generators make; the perceptron and every bound on it.
-export { readDataCsv, parseDataCsv, parseDataCsvSync, type CsvDataSet } from "./dataset/read-data-csv.js";
+export { readDataCsv, parseDataCsv, parseDataCsvSync, type CsvDataSet } from "./experiment/read-data-csv.js";
 export type { DataSet } from "./vocabulary/data-set.js";
 export { fitDataSet, type FitReport } from "./run/fit-data-set.js";
 export type { LearnerOptions } from "./run/analyse-data-set.js";

@@ -6,6 +6,8 @@ import { square } from "../math/interval.js";
 import { addDown, addUp, divUp, mulDown, sqrtDown, subDown } from "../math/outward-rounding.js";
 import { separatorMargin } from "./separator-margin.js";
 import { allFinite } from "../math/array-tests.js";
+import { polish } from "./kkt-polish.js";
+import { balancedCoordinates } from "./balanced-coordinates.js";
 
 /**
  * optimal: a separating vector whose margin is within OPTIMALITY_GAP of the maximum (certified).
@@ -82,44 +84,6 @@ export function maxMarginSeparator(data: LearnerData, options: MaxMarginOptions 
     marginUpperBound: null,
     message: "quadprog found the QP infeasible in the learner's coordinates, whose scales differ by orders of magnitude; a separator was found with each coordinate rescaled (not certified the max-margin one)",
   };
-}
-
-/**
- * The data with coordinate j multiplied by s_j, a power of two that brings its largest |u_ij| into [½, 1),
- * with the scales; null where the columns' scales lie within 2²⁰ of each other, or a scaled value would leave
- * float64's normal range.
- */
-const BALANCE_SPREAD = 20;
-
-function balancedCoordinates(data: LearnerData): { data: LearnerData; scales: Float64Array } | null {
-  const { n, dim, u } = data;
-  const scales = new Float64Array(dim).fill(1);
-  let [low, high] = [Infinity, -Infinity];
-  for (let j = 0; j < dim; j++) {
-    let largest = 0;
-    for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(u[i * dim + j]!));
-    if (!(largest > 0) || !Number.isFinite(largest)) continue;
-    const exponent = Math.floor(Math.log2(largest)) + 1;
-    [low, high] = [Math.min(low, exponent), Math.max(high, exponent)];
-    if (Math.abs(exponent) <= 1000) scales[j] = 2 ** -exponent;
-  }
-  // Coordinates within a factor 2²⁰ of each other are within quadprog's reach already (and data that are not
-  // separable, noisy sweeps' many, are not solved twice).
-  if (!(high - low >= BALANCE_SPREAD)) return null;
-  const scaled = new Float64Array(n * dim);
-  let radiusSquared = 0;
-  for (let i = 0; i < n; i++) {
-    let square = 0;
-    for (let j = 0; j < dim; j++) {
-      const value = u[i * dim + j]! * scales[j]!;
-      if (value !== 0 && Math.abs(value) < 2 ** -1021) return null;
-      scaled[i * dim + j] = value;
-      square += value * value;
-    }
-    radiusSquared = Math.max(radiusSquared, square);
-  }
-  // The separator of the scaled data, ŵ', gives ŵ'·u'_i = Σ_j ŵ'_j s_j u_ij: ŵ_j = ŵ'_j s_j on these.
-  return { data: { n, dim, u: scaled, radiusSquared }, scales };
 }
 
 function solveMaxMargin(data: LearnerData, options: MaxMarginOptions): MaxMarginResult {
@@ -389,56 +353,6 @@ function dualValue(multipliers: Float64Array, n: number, dim: number, u: (i: num
     norm2 = addUp(norm2, square(dotEnclosure(lambdas, 0, column, 0, active.length)).hi);
   }
   return subDown(sum, divUp(norm2, 2));
-}
-
-/**
- * The KKT solution on an active set A: G λ = 1 with G_kl = u_k·u_l, ŵ = Σ λ_k u_k. Null when G is
- * singular (linearly dependent active points) or a multiplier is negative (A is not the optimal set).
- */
-function polish(active: readonly number[], dim: number, u: (i: number, j: number) => number): { separator: Float64Array; multipliers: Float64Array } | null {
-  const size = active.length;
-  if (size === 0 || size > dim) return null;
-  const g: Float64Array[] = active.map((i) =>
-    Float64Array.from(active, (l) => {
-      let dot = 0;
-      for (let j = 0; j < dim; j++) dot += u(i, j) * u(l, j);
-      return dot;
-    }),
-  );
-  const lambda = solveLinear(g, new Float64Array(size).fill(1));
-  if (lambda === null || lambda.some((value) => !(value >= 0))) return null;
-  const separator = new Float64Array(dim);
-  active.forEach((i, k) => {
-    for (let j = 0; j < dim; j++) separator[j]! += lambda[k]! * u(i, j);
-  });
-  return { separator, multipliers: lambda };
-}
-
-/** Gaussian elimination with partial pivoting; null for a (numerically) singular matrix. Overwrites a. */
-function solveLinear(a: Float64Array[], b: Float64Array): Float64Array | null {
-  const size = b.length;
-  let largest = 0;
-  for (const row of a) for (const value of row) largest = Math.max(largest, Math.abs(value));
-  for (let col = 0; col < size; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < size; row++) if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
-    if (Math.abs(a[pivot]![col]!) <= 1e-12 * largest) return null;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    [b[col], b[pivot]] = [b[pivot]!, b[col]!];
-    for (let row = col + 1; row < size; row++) {
-      const factor = a[row]![col]! / a[col]![col]!;
-      if (factor === 0) continue;
-      for (let k = col; k < size; k++) a[row]![k]! -= factor * a[col]![k]!;
-      b[row]! -= factor * b[col]!;
-    }
-  }
-  const x = new Float64Array(size);
-  for (let row = size - 1; row >= 0; row--) {
-    let sum = b[row]!;
-    for (let k = row + 1; k < size; k++) sum -= a[row]![k]! * x[k]!;
-    x[row] = sum / a[row]![row]!;
-  }
-  return x;
 }
 
 let solver: typeof SolveQP | null = null;

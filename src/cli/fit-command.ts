@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { readDataCsv } from "../dataset/read-data-csv.js";
+import { readDataCsv } from "../experiment/read-data-csv.js";
 import { EXPERIMENT_DEFAULTS } from "../experiment/experiment.js";
 import { ORDERS } from "../vocabulary/point-parameters.js";
 import { readInit } from "../perceptron/initial-weights.js";

@@ -7,7 +7,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { InputError } from "../vocabulary/input-error.js";
-import { wordOptionsAsFlags } from "../experiment/option-words.js";
+import { wordOptionsAsFlags } from "../vocabulary/option-words.js";
 import { WriteError } from "../files/write-error.js";
 import { NumericalRangeError } from "../perceptron/perceptron.js";
 import { checkKernel } from "./check-kernel.js";

@@ -9,7 +9,7 @@ import { checkResultFolder } from "../runner/result-folder.js";
 import { PACKAGE_ROOT, toolVersion } from "../runner/tool-info.js";
 import { CLUSTER_FILE, LOGS_FOLDER, SHARDS_FOLDER, type ClusterLayout } from "./cluster-layout.js";
 import { slurmScripts, type SlurmScriptOptions } from "./slurm-scripts.js";
-import { optionsText } from "../experiment/option-words.js";
+import { optionsText } from "../vocabulary/option-words.js";
 
 /** Slurm's default MaxArraySize is 1001: task ids 0 to 1000. */
 export const DEFAULT_ARRAY_LIMIT = 1000;

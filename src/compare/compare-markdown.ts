@@ -1,4 +1,4 @@
-import { isAbsolute, relative } from "node:path";
+import { displayPath } from "../files/display-path.js";
 import type { CompareReport, PointLabel, RuleOutcome } from "./compare-results.js";
 
 /**
@@ -40,7 +40,7 @@ export function compareMarkdown(report: CompareReport, all = false): string {
   lines.push(
     "| | baseline | current |",
     "| --- | --- | --- |",
-    `| folder | ${shownPath(b.folder)} | ${shownPath(c.folder)} |`,
+    `| folder | ${displayPath(b.folder)} | ${displayPath(c.folder)} |`,
     `| experiment | ${b.name} (sha256 ${b.hash.slice(0, 12)}) | ${c.name} (sha256 ${c.hash.slice(0, 12)}) |`,
     `| perceptron-lab | ${tool(b)} | ${tool(c)} |`,
     `| data version | ${b.dataVersion} | ${c.dataVersion} |`,
@@ -147,14 +147,4 @@ function number(value: number | null): string {
 function signed(value: number): string {
   const text = Number(value.toPrecision(4)).toString();
   return value > 0 ? `+${text}` : text;
-}
-
-/**
- * A folder as the summary shows it: relative to the working folder where it lies inside it (a CI job's
- * checkout), as given otherwise; an absolute path (a runner's home, a user's name) only where nothing shorter says it.
- */
-function shownPath(folder: string): string {
-  if (!isAbsolute(folder)) return folder;
-  const inside = relative(process.cwd(), folder);
-  return inside === "" ? "." : inside.startsWith("..") || isAbsolute(inside) ? folder : inside;
 }

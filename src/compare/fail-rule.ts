@@ -1,5 +1,5 @@
-import { commandLineOr } from "../experiment/option-words.js";
-import { UsageError } from "../cli/cli-error.js";
+import { commandLineOr } from "../vocabulary/option-words.js";
+import { InputError } from "../vocabulary/input-error.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { RUN_COLUMNS } from "../run/run-columns.js";
 
@@ -43,20 +43,20 @@ export function parseFailRule(text: string): FailRule {
   if (text === "converged" || text === "errors") return { kind: text, text };
   const parts = text.split(":");
   if (parts.length !== 3) {
-    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: use converged, errors, or statistic:metric:threshold as in median:updates:10% or p90:ratio.novikoff:0.05`);
+    throw new InputError(`${commandLineOr("--fail", "fail rule")} ${text}: use converged, errors, or statistic:metric:threshold as in median:updates:10% or p90:ratio.novikoff:0.05`);
   }
   const [statistic, metric, limit] = parts as [string, string, string];
   if (!(STATISTICS as readonly string[]).includes(statistic)) {
-    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: the statistic must be one of ${STATISTICS.join(", ")} (got ${JSON.stringify(statistic)})`);
+    throw new InputError(`${commandLineOr("--fail", "fail rule")} ${text}: the statistic must be one of ${STATISTICS.join(", ")} (got ${JSON.stringify(statistic)})`);
   }
-  if (metric === "") throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: name a metric, as in updates or ratio.novikoff`);
+  if (metric === "") throw new InputError(`${commandLineOr("--fail", "fail rule")} ${text}: name a metric, as in updates or ratio.novikoff`);
   if (!RATIO_ALIAS.test(metric) && !(NUMERIC_COLUMNS as readonly string[]).includes(metric)) {
-    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: ${metric} is not a metric: use updates, epochs, ${RATIO_ALIAS_WORDS}, or a column such as bestRatio or plantedHuRatio`);
+    throw new InputError(`${commandLineOr("--fail", "fail rule")} ${text}: ${metric} is not a metric: use updates, epochs, ${RATIO_ALIAS_WORDS}, or a column such as bestRatio or plantedHuRatio`);
   }
   const relative = limit.endsWith("%");
   const value = Number(relative ? limit.slice(0, -1) : limit);
   if (limit === "" || limit === "%" || !Number.isFinite(value) || value < 0) {
-    throw new UsageError(`${commandLineOr("--fail", "fail rule")} ${text}: the threshold must be a number ≥ 0, or a percentage as in 10%`);
+    throw new InputError(`${commandLineOr("--fail", "fail rule")} ${text}: the threshold must be a number ≥ 0, or a percentage as in 10%`);
   }
   return { kind: "statistic", text, statistic: statistic as StatisticName, metric, threshold: { value: relative ? value / 100 : value, relative } };
 }

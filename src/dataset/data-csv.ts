@@ -1,6 +1,6 @@
 import { csvLine } from "../export/csv-line.js";
 import type { DataSet } from "../vocabulary/data-set.js";
-import { LABEL_COLUMN, type CsvDataSet } from "./read-data-csv.js";
+import { LABEL_COLUMN, type CsvDataSet } from "../experiment/read-data-csv.js";
 
 /**
  * A data set as the CSV that `fit --data` reads: its features (a CSV's own names, else x1..xd), then

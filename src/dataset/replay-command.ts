@@ -1,6 +1,6 @@
 import type { DataSet } from "../vocabulary/data-set.js";
 import type { RunSpec } from "../run/run-types.js";
-import { isOneClass } from "./read-data-csv.js";
+import { isOneClass } from "../experiment/read-data-csv.js";
 
 /** The `fit` command that replays a run on its data set written at `path`: same data, ŵ(0), order. */
 export function replayCommand(spec: RunSpec, data: DataSet, path: string): string {

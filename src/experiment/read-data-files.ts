@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
+import { displayPath } from "../files/display-path.js";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { parseDataCsvSync } from "../dataset/read-data-csv.js";
+import { parseDataCsvSync } from "./read-data-csv.js";
 import type { DataSet } from "../vocabulary/data-set.js";
 import type { DataFileInfo } from "./experiment.js";
 import { InputError } from "../vocabulary/input-error.js";
-import { optionsText } from "./option-words.js";
+import { optionsText } from "../vocabulary/option-words.js";
 
 /** The csv generator's data files of an experiment: what the manifest records, and the data themselves. */
 export interface DataFiles {
@@ -74,8 +75,3 @@ export function checkDataFilesUnchanged(recorded: Readonly<Record<string, DataFi
   }
 }
 
-/** A path as short as it reads well: relative to the working folder when inside it. */
-export function displayPath(path: string): string {
-  const near = relative(process.cwd(), path);
-  return near !== "" && !near.startsWith("..") && !isAbsolute(near) ? near : path;
-}

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { InputError } from "../vocabulary/input-error.js";
-import { optionsText } from "../experiment/option-words.js";
-import { displayPath } from "../experiment/read-data-files.js";
+import { optionsText } from "../vocabulary/option-words.js";
+import { displayPath } from "../files/display-path.js";
 import { loadPluginFile, PluginError, registerRecordedPlugin, type PluginInfo } from "./plugin-file.js";
 
 export type { PluginInfo };

@@ -5,23 +5,10 @@ import type { RunRow } from "../run/run-types.js";
 import type { Factor } from "./sweep-factors.js";
 import { CATEGORY_COLOURS } from "./plot-palette.js";
 
-/** Every plot a report may draw, by name: plots/<name>.svg and plots/<name>.vl.json. */
-export const PLOT_NAMES = [
-  "updates-vs-bounds",
-  "ratio-vs-margin",
-  "ratio-vs-dimension",
-  "eta-and-init",
-  "updates-per-point",
-  "converged-share",
-  "expected-updates",
-  "three-point-ratio",
-  "freund-schapire-vs-noise",
-  "proof-factors",
-] as const;
-export type PlotName = (typeof PLOT_NAMES)[number];
+// The plots' names are result files: the vocabulary floor lists them, for the runner that clears a folder.
+import { PLOT_NAMES, type PlotName } from "../vocabulary/result-files.js";
 
-/** Every file a report may write under plots/ (--overwrite removes these, and only these, from there). */
-export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap((name) => [`${name}.svg`, `${name}.vl.json`]);
+export { PLOT_FILES, PLOT_NAMES, type PlotName } from "../vocabulary/result-files.js";
 
 /**
  * A Vega-Lite specification (plain JSON, its data inline), with the title and caption the page shows.

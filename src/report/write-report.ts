@@ -20,7 +20,9 @@ export const PLOTTED_RUNS = 4000;
 
 const REPORT_NEEDS = "report needs a complete result folder written by run, run --shard or merge";
 
-export const REPORT_FILES = { html: "report.html", markdown: "report.md", plots: "plots" } as const;
+import { REPORT_FILES } from "../vocabulary/result-files.js";
+
+export { REPORT_FILES } from "../vocabulary/result-files.js";
 
 /**
  * Writes report.html, report.md and plots/*.svg into a complete result folder, under its lock (see

@@ -7,7 +7,7 @@ import { FIRST_DATA_VERSION, type DataVersion } from "../random/data-version.js"
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import type { Shard } from "../sweep/shard.js";
 import type { ToolInfo } from "./tool-info.js";
-import { commandLineOr } from "../experiment/option-words.js";
+import { commandLineOr } from "../vocabulary/option-words.js";
 
 /**
  * manifest.json, as run and merge write it: written when a sweep starts (status running, counts of

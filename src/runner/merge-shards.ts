@@ -8,9 +8,9 @@ import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../expor
 import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
-import { readManifest, recordedDataVersion, requireComplete, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
+import { recordedDataVersion, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
-import { BlockSplit, type Shard } from "../sweep/shard.js";
+import { BlockSplit } from "../sweep/shard.js";
 import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
@@ -25,11 +25,10 @@ import { MinHeap } from "../math/min-heap.js";
 import { parquetCreatedBy, RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
-import { optionsText } from "../experiment/option-words.js";
-import { isWithin } from "./linked-paths.js";
-import { differingRunKey, type RunSpec } from "../run/run-types.js";
+import { optionsText } from "../vocabulary/option-words.js";
+import type { RunSpec } from "../run/run-types.js";
 import { recordTables } from "./table-record.js";
-
+import { checkRecord, readShardManifest, refuseOverlap } from "./shard-folders.js";
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
  * to an unsharded run's (the rows are the same, merged back into sweep order, and the summaries are
@@ -377,16 +376,6 @@ async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, b
 const RECORD_BYTES = 4 << 10;
 const BLOCK_READ_BYTES = 1 << 20;
 
-/** Refuses a record that is not the sweep's run in its place (spliced from another sweep or seed, with a valid check). */
-function checkRecord(dir: string, row: RunRow, spec: RunSpec): void {
-  const differs = differingRunKey(row, spec);
-  if (differs !== null) {
-    throw new InputError(
-      `${dir}: run ${row.run}'s record has ${differs} ${JSON.stringify(row[differs])} where the sweep's run ${row.run} has ${JSON.stringify(spec[differs])}: a record of another sweep or seed is in this shard; run the shard again`,
-    );
-  }
-}
-
 /**
  * What merge holds of all shards' runs.jsonl at a time (as the lines of each shard's last chunk), and the
  * bounds on one shard's chunk: at 1000 shards 16 KiB each, about ten records a read.
@@ -395,23 +384,3 @@ const MERGE_READ_BYTES = 16 << 20;
 const MAX_CHUNK_BYTES = 1 << 20;
 const MIN_CHUNK_BYTES = 4 << 10;
 
-function readShardManifest(dir: string): Manifest & { readonly shard: Shard } {
-  const manifest = readManifest(dir, "merge joins folders written by run --shard");
-  if (manifest.shard === null) throw new InputError(`${dir} holds a whole sweep, not a shard`);
-  requireComplete(dir, manifest);
-  return manifest as Manifest & { readonly shard: Shard };
-}
-
-/**
- * Refuses an output folder that is a shard folder, lies inside one, or holds one (links resolved): the
- * merge writes and, with --overwrite, clears its output folder, which would destroy the shard it reads.
- */
-function refuseOverlap(outDir: string, shardDirs: readonly string[]): void {
-  for (const dir of shardDirs) {
-    if (isWithin(outDir, dir)) {
-      const same = isWithin(dir, outDir);
-      throw new InputError(`${outDir}: is ${same ? "" : "inside "}the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose another`);
-    }
-    if (isWithin(dir, outDir)) throw new InputError(`${outDir}: holds the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose one beside the shards`);
-  }
-}

@@ -10,7 +10,7 @@ import { RunsParquetReader } from "../export/runs-parquet-reader.js";
 import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
-import { optionsText } from "../experiment/option-words.js";
+import { optionsText } from "../vocabulary/option-words.js";
 
 /** Recorded rows in run order, taken one at a time: from runs.jsonl (RecordStream) or runs.parquet (ParquetRecordStream). */
 export interface RunStream {

@@ -4,7 +4,7 @@ import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
 import { readManifest, recordedParquet, recordedParquetOnly, requireComplete } from "./manifest.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { InputError } from "../vocabulary/input-error.js";
-import { commandLineOr } from "../experiment/option-words.js";
+import { commandLineOr } from "../vocabulary/option-words.js";
 import { inspectResultFolder } from "./result-folder.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";

@@ -1,14 +1,11 @@
-import { describeBounds, recordedBounds } from "../bounds/bound-choice.js";
 import { finishStagedMove } from "./staged-move.js";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { SummaryRow } from "../run/summary-types.js";
 import type { Experiment } from "../experiment/experiment.js";
 import { InputError } from "../vocabulary/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
-import { checkDataFilesUnchanged, readRecordedDataSets } from "../experiment/read-data-files.js";
-import { checkPluginsUnchanged } from "../plugins/load-plugins.js";
+import { readRecordedDataSets } from "../experiment/read-data-files.js";
 import { tableLayout } from "../run/table-layout.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import { removePath } from "../files/checked-fs.js";
@@ -16,86 +13,26 @@ import type { DataSets } from "../generators/generate-data.js";
 import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_COST, type BatchOptions, type SweepItem } from "../sweep/make-segments.js";
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
-import type { TestFaults } from "../pool/test-faults.js";
 import { differingRunKey, type RunRow, type RunSpec } from "../run/run-types.js";
 import { pointCostOf } from "../sweep/estimate-run-cost.js";
-import { planSweep, type SkippedPoints, type SweepPlan } from "../sweep/plan-sweep.js";
+import { planSweep, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
-import { allRepeats, repeatsOf, shardRepeats, shardRuns, type Shard } from "../sweep/shard.js";
+import { allRepeats, repeatsOf, shardRepeats, shardRuns } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
-import { consolidateRecords, RecordedRuns, refuseChangedParquet, verifyRecords } from "./recorded-runs.js";
-import { recordedDataVersion, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
-import { checkResultFolder, clearResults, inspectResultFolder, PREVIOUS_RUNS, removeLeftovers, type FolderState } from "./result-folder.js";
-import { SYNC_EVERY_MS, TableSink, type SinkCounts } from "./table-sink.js";
+import { RecordedRuns, refuseChangedParquet } from "./recorded-runs.js";
+import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
+import { checkResultFolder, inspectResultFolder, removeLeftovers } from "./result-folder.js";
+import { SYNC_EVERY_MS, TableSink } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
-import { writeViolationData, type ViolationRecord } from "./write-violation-data.js";
-import { completeRunsTables, parquetRowGroup, recordsFromParquet, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
-import { commandLineOr, optionsText } from "../experiment/option-words.js";
+import { writeViolationData } from "./write-violation-data.js";
+import { completeRunsTables, parquetRowGroup, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
+import { optionsText } from "../vocabulary/option-words.js";
 import { checkTables, recordTables } from "./table-record.js";
+import type { RunCounts, RunExperimentOptions, RunReport } from "./run-options.js";
+import { alreadyComplete, prepareFolder, type Previous } from "./prepare-folder.js";
 
-export interface RunExperimentOptions {
-  /** Worker threads; default: the machine's available parallelism. */
-  readonly threads?: number;
-  /** The result folder; default results/<name> under the current directory. */
-  readonly outDir?: string;
-  /** Continue the runs a previous invocation recorded in the folder. */
-  readonly resume?: boolean;
-  /** With resume: accept a changed experiment file, reusing the recorded runs that still match it. */
-  readonly force?: boolean;
-  /** Replace the results already in the folder. */
-  readonly overwrite?: boolean;
-  /** With resume: run again the runs recorded as errors. */
-  readonly retryErrors?: boolean;
-  /** Aborting stops handing out work; the runs in flight finish and are written; the rest can resume. */
-  readonly signal?: AbortSignal;
-  readonly runTimeoutSeconds?: number;
-  readonly workerMemoryMb?: number;
-  readonly batch?: Partial<BatchOptions>;
-  /** The command line, recorded in the manifest. */
-  readonly argv?: readonly string[];
-  /** Called after each batch is written. */
-  readonly onProgress?: (done: number, total: number) => void;
-  /** Called with what the user should know but is no failure (a stale lock of the folder taken over). */
-  readonly onNote?: (text: string) => void;
-  /** @internal Faults planted in the workers, for the tests: left out of the published declarations (stripInternal). */
-  readonly faults?: TestFaults;
-  /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
-  readonly shard?: Shard;
-  /** Also write runs.parquet (the runs table, typed and columnar) once the sweep is complete. */
-  readonly parquet?: boolean;
-  /**
-   * Keep the runs as runs.parquet only (implies parquet): runs.csv is not written, and runs.jsonl (the
-   * sweep's journal, which a resume continues) is removed once runs.parquet is written and recorded.
-   */
-  readonly parquetOnly?: boolean;
-}
-
-export interface RunCounts extends SinkCounts {
-  /** Runs of this invocation: the sweep's, or its shard's. */
-  readonly runs: number;
-  readonly points: number;
-  /** Of the recorded runs, those taken from a previous invocation. */
-  readonly reused: number;
-}
-
-export type RunOutcome = "complete" | "interrupted" | "already-complete";
-
-export interface RunReport {
-  readonly outcome: RunOutcome;
-  readonly outDir: string;
-  readonly threads: number;
-  readonly counts: RunCounts;
-  readonly skipped: readonly SkippedPoints[];
-  /** The first grid points' summaries (for the printed table). */
-  readonly firstSummaries: readonly SummaryRow[];
-  /** The first runs that violated a bound, and the first that failed, for the message. */
-  readonly firstViolations: readonly RunRow[];
-  readonly firstErrors: readonly RunRow[];
-  /** Where the violating runs' data sets were written, and how to replay them. */
-  readonly violationData: readonly ViolationRecord[];
-  readonly wallSeconds: number;
-}
+export type { RunCounts, RunExperimentOptions, RunOutcome, RunReport } from "./run-options.js";
 
 /** Where an experiment's results go when no folder is named: results/<name> under the working folder. */
 export function defaultResultFolder(experiment: Pick<Experiment, "name">): string {
@@ -364,105 +301,7 @@ function allShort(plan: SweepPlan, short: (point: SweepPoint) => boolean): boole
   return true;
 }
 
-
-interface Previous {
-  readonly path: string;
-  /** maxEpochs and optimal unchanged: recorded rows can be reused where their run matches. */
-  readonly settingsMatch: boolean;
-}
-
-/**
- * Checks the folder against what was asked, and gathers what a resume can reuse. Refuses, with an
- * InputError and before any file is touched, to overwrite results silently or to resume from another
- * experiment file without --force.
- */
-function prepareFolder(loaded: LoadedExperiment, outDir: string, state: FolderState, options: RunExperimentOptions): Previous | null | "already-complete" {
-  if (!state.hasResults) return null;
-  if (options.overwrite) {
-    clearResults(outDir);
-    return null;
-  }
-  const manifest = state.manifest;
-  if (!options.resume) {
-    const what =
-      manifest === null
-        ? "results"
-        : `results of ${manifest.experiment.name} (${manifest.status === "complete" ? `${manifest.counts.runs} of ${manifest.counts.runs} runs` : "an unfinished sweep"})`;
-    throw new InputError(`${outDir} already holds ${what}: add ${optionsText("resume")} to continue them, or ${optionsText("overwrite")} to replace them`);
-  }
-  if (!state.hasRecords && manifest?.status !== "complete") {
-    // Nothing recorded that a resume could reuse (a kill before the first runs were written, or part way
-    // through --overwrite): the sweep starts afresh, whatever experiment the folder was for.
-    clearResults(outDir);
-    return null;
-  }
-  if (manifest === null) {
-    if (!options.force) throw new InputError(`${outDir} holds results without a manifest.json: ${optionsText("resume", "force")} reuses the runs that match, ${optionsText("overwrite")} starts over`);
-  } else if (manifest.experiment.hash !== loaded.hash && !options.force) {
-    throw new InputError(
-      `${outDir} was made from a different experiment${commandLineOr(" file or --set overrides", "")} (sha256 ${manifest.experiment.hash.slice(0, 12)}…, now ${loaded.hash.slice(0, 12)}…): ` +
-        `${optionsText("resume", "force")} reuses the runs that still match it, ${optionsText("overwrite")} starts over`,
-    );
-  }
-  // A changed data file or data version would make the recorded runs wrong however the experiment matches (even with --force).
-  if (manifest !== null) {
-    checkDataFilesUnchanged(manifest.resolved.dataFiles, loaded.experiment.dataFiles, outDir);
-    checkPluginsUnchanged(manifest.resolved.plugins, loaded.experiment.plugins, outDir);
-    const recorded = recordedDataVersion(manifest);
-    const now = loaded.experiment.dataVersion;
-    if (recorded !== now) {
-      throw new InputError(
-        `${outDir} holds runs of data version ${recorded}, and the experiment now draws with data version ${now}: ` +
-          `pin "dataVersion": ${recorded} in the experiment${commandLineOr(` (or --set dataVersion=${recorded})`, "")} to continue them, or ${optionsText("overwrite")} to start over`,
-      );
-    }
-    // A run's empty columns say what the sweep computed: every run of a folder computes the same bounds.
-    const recordedChoice = describeBounds(recordedBounds(manifest.resolved));
-    const choice = describeBounds(loaded.experiment.bounds);
-    if (recordedChoice !== choice) {
-      throw new InputError(
-        `${outDir} holds runs that computed bounds ${recordedChoice}, and the experiment now computes ${choice}: ` +
-          `pin "bounds" to ${recordedChoice} in the experiment${commandLineOr(` (or --set bounds=${recordedChoice === "none" ? "[]" : recordedChoice})`, "")} to continue them, or ${optionsText("overwrite")} to start over`,
-      );
-    }
-  }
-  const shardText = (shard: Shard | null | undefined) => (shard ? `shard ${shard.index}/${shard.count}` : "the whole sweep");
-  if (manifest !== null && shardText(manifest.shard) !== shardText(options.shard)) {
-    throw new InputError(`${outDir} holds ${shardText(manifest.shard)}, not ${shardText(options.shard)}: resume it as it was, or ${optionsText("overwrite")}`);
-  }
-  if (manifest?.status === "complete" && manifest.experiment.hash === loaded.hash && !(options.retryErrors && manifest.counts.errors > 0)) {
-    return "already-complete";
-  }
-  // Every recorded run checked before anything is rewritten (the records consolidated, the manifest set to
-  // running, the summaries begun anew): a record changed by hand is refused in the file the user edited.
-  for (const file of [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS]) if (existsSync(join(outDir, file))) verifyRecords(join(outDir, file));
-  // A folder that keeps its runs in runs.parquet only gives them back as records first.
-  if (manifest !== null && !state.hasRecords) recordsFromParquet(outDir, manifest, join(outDir, PREVIOUS_RUNS));
-  const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
-  if (path === null) return null;
-  const settingsMatch =
-    manifest === null || (manifest.resolved.maxEpochs === loaded.experiment.maxEpochs && manifest.resolved.optimal === loaded.experiment.optimal);
-  return { path, settingsMatch };
-}
-
 /** The identity of a run: its place, seed and every parameter. */
 function sameRun(row: RunRow, spec: RunSpec): boolean {
   return differingRunKey(row, spec) === null;
-}
-
-function alreadyComplete(outDir: string, threads: number, plan: ReturnType<typeof planSweep>): RunReport {
-  const { counts } = inspectResultFolder(outDir).manifest!;
-  const empty = { ok: 0, converged: 0, notConverged: 0, errors: counts.errors, violatingRuns: 0 };
-  return {
-    outcome: "already-complete",
-    outDir,
-    threads,
-    counts: { runs: counts.runs, points: plan.pointCount, recorded: counts.recorded, reused: counts.recorded, ...empty },
-    skipped: plan.skipped,
-    firstSummaries: [],
-    firstViolations: [],
-    firstErrors: [],
-    violationData: [],
-    wallSeconds: 0,
-  };
 }

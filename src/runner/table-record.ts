@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { join } from "node:path";
 import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
-import { optionsText } from "../experiment/option-words.js";
+import { optionsText } from "../vocabulary/option-words.js";
 import type { Manifest, TableRecord } from "./manifest.js";
 
 export type { TableRecord } from "./manifest.js";

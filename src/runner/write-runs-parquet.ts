@@ -12,7 +12,7 @@ import type { Shard } from "../sweep/shard.js";
 import { findManifest, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { recordedLayout, type TableLayout } from "../run/table-layout.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
-import { optionsText } from "../experiment/option-words.js";
+import { optionsText } from "../vocabulary/option-words.js";
 
 export const RUNS_PARQUET = "runs.parquet";
 

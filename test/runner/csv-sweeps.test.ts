@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readDataCsv } from "../../src/dataset/read-data-csv.js";
+import { readDataCsv } from "../../src/experiment/read-data-csv.js";
 import { experimentFromObject } from "../../src/experiment/experiment-from-object.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { parseInit } from "../../src/perceptron/initial-weights.js";

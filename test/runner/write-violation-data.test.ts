@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readDataCsv } from "../../src/dataset/read-data-csv.js";
+import { readDataCsv } from "../../src/experiment/read-data-csv.js";
 import { parseExperiment } from "../../src/experiment/load-experiment.js";
 import { parseInit, type InitSpec } from "../../src/perceptron/initial-weights.js";
 import { executeRun } from "../../src/run/execute-run.js";

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dataSetCsv } from "../../src/dataset/data-csv.js";
-import { parseDataCsv, readDataCsv, parseDataCsvSync } from "../../src/dataset/read-data-csv.js";
+import { parseDataCsv, readDataCsv, parseDataCsvSync } from "../../src/experiment/read-data-csv.js";
 import { InputError } from "../../src/vocabulary/input-error.js";
 import { generatePlanted } from "../../src/generators/planted.js";
 import { createRandom } from "../../src/random/seeded-random.js";
