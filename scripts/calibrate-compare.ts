@@ -21,7 +21,7 @@ import { compareResults } from "../dist/compare/compare-results.js";
 import { DEFAULT_FAIL_RULES, parseFailRule } from "../dist/compare/fail-rule.js";
 import { parseExperiment } from "../dist/experiment/load-experiment.js";
 import { ResultWriter, TABLE_FILES } from "../dist/export/result-writer.js";
-import { RUN_COLUMNS } from "../dist/export/run-columns.js";
+import { RUN_COLUMNS } from "../dist/run/run-columns.js";
 import type { RunRow } from "../dist/run/run-types.js";
 import { RecordStream } from "../dist/runner/recorded-runs.js";
 import { runExperiment } from "../dist/runner/run-experiment.js";

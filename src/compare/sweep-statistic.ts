@@ -1,8 +1,7 @@
-import { mean } from "simple-statistics";
 import type { StatisticRule } from "./fail-rule.js";
 import { sided, type Check } from "./compare-types.js";
 import { dataKey, type LoadedResults } from "./load-results.js";
-import { clusterBootstrap, permutationTest } from "./resampling.js";
+import { clusterBootstrap, meanWithInterval, permutationTest } from "./resampling.js";
 import { columnValues, logChange, logValue, midRankShare, pairedOutcomes, UnitTallies } from "./run-values.js";
 import { signedRank } from "./signed-rank.js";
 
@@ -124,12 +123,10 @@ function pairedSweepStatistic(rule: StatisticRule, column: string, matched: read
     }
   }
   const changes = units.means();
-  const average = changes.length === 0 ? null : mean(changes);
-  const interval = clusterBootstrap([changes.length], ([drawn]) => {
-    let sum = 0;
-    for (const unit of drawn!) sum += changes[unit]!;
-    return drawn!.length === 0 ? null : sum / drawn!.length;
-  });
+  // The data sets' changes are independent (the runs of one move together, so they are one score): their
+  // mean with Student's t interval (a percentile bootstrap of it covered 92.5 % in the calibration).
+  const interval = meanWithInterval(changes);
+  const average = interval?.mean ?? null;
   const back = (value: number) => (relative ? Math.expm1(value) : value);
   const change = average === null ? null : back(average);
   const tested = signedRank(changes);
@@ -152,7 +149,7 @@ function pairedSweepStatistic(rule: StatisticRule, column: string, matched: read
             low: back(interval?.low ?? average),
             high: back(interval?.high ?? average),
             level: 0.95,
-            method: `${relative ? "geometric mean ratio − 1 (paired)" : "mean difference (paired)"}, cluster bootstrap over the data sets`,
+            method: `${relative ? "geometric mean ratio − 1 (paired)" : "mean difference (paired)"} over the data sets, Student's t interval`,
           },
     p: changes.length === 0 ? null : sided(tested?.p ?? 1, tested?.rise ?? null, twoSided),
     moved: change !== null && exceedsThreshold(change, rule, twoSided),

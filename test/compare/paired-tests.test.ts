@@ -5,12 +5,23 @@ import { signTestP } from "../../src/compare/sign-test.js";
 import { pairedShift, shareChange, twoSampleShift } from "../../src/compare/effect-size.js";
 import { signedRank, signedRankP } from "../../src/compare/signed-rank.js";
 import { mannWhitney } from "../../src/compare/mann-whitney.js";
+import { meanWithInterval, studentQuantile95 } from "../../src/compare/resampling.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { readResultFolder } from "../../src/runner/read-result-folder.js";
 import { temporaryFolder } from "../helpers.js";
 
 describe("effect sizes", () => {
+  it("Student's t quantile for the sweep's paired interval: exact at 1 and 2 degrees of freedom, within 0.005 beyond", () => {
+    // R's qt(0.975, ν): 12.7062, 4.3027, 3.1824, 2.7764, 2.2281, 2.0423, 1.9840 (ν = 1, 2, 3, 4, 10, 30, 100).
+    const expected: [number, number][] = [[1, 12.7062], [2, 4.3027], [3, 3.1824], [4, 2.7764], [10, 2.2281], [30, 2.0423], [100, 1.984]];
+    for (const [nu, q] of expected) expect(Math.abs(studentQuantile95(nu) - q), `ν = ${nu}`).toBeLessThan(0.005);
+    const interval = meanWithInterval([1, 2, 3, 4, 5])!;
+    // mean 3, s = √2.5, t(4) = 2.7764: 3 ± 2.7764·1.5811/√5 = 3 ± 1.9632.
+    expect(interval.mean).toBe(3);
+    expect(interval.high - 3).toBeCloseTo(1.9632, 2);
+  });
+
   it("Hodges–Lehmann shifts with the rank tests' intervals at the level they achieve, and changes of shares with Newcombe's", () => {
     // Walsh averages of 1..5, sorted: 1, 1.5, 2, 2, 2.5, 2.5, 3, 3, 3, 3.5, 3.5, 4, 4, 4.5, 5: median 3. At n = 5 no
     // rank interval reaches 95 %: the widest, the range (C = 1), covers 1 − 2·2⁻⁵ = 93.75 %, and says so.
