@@ -29,6 +29,22 @@ const initText = z.string({ error: 'is not a string such as "zero" or "normal:1"
   if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
 });
 
+/**
+ * A grid key's description, assembled from the registry (each generator declares what a key means to it, or how
+ * it treats one it fixes or derives: GeneratorEntry.keyNotes): its meaning (`base`, or the first note), the
+ * generators that require it, then the other generators' notes.
+ */
+function keyDescription(key: "n" | "d" | "data" | "margin" | "c", base: string | null): string {
+  const required = GENERATOR_ENTRIES.filter((entry) => (entry.required as readonly string[]).includes(key)).map((entry) => entry.name);
+  const notes = GENERATOR_ENTRIES.flatMap((entry) => {
+    const note = (entry.keyNotes as Partial<Record<string, string>> | undefined)?.[key];
+    return note === undefined ? [] : [note];
+  });
+  const [meaning, rest] = base === null ? [notes[0] ?? key, notes.slice(1)] : [base, notes];
+  const list = (names: readonly string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+  return `${meaning}${required.length === 0 ? "" : `; required by ${list(required)}`}${rest.length === 0 ? "" : ` (${rest.join("; ")})`}.`;
+}
+
 /** A value or a non-empty list of values: a scalar is shorthand for a one-element list. */
 function oneOrMany<T extends z.ZodType>(item: T) {
   return z.union([item, z.array(item).min(1, { error: "must not be an empty list" })]);
@@ -44,16 +60,10 @@ export const gridSchema = z
       .describe(`Data generators; default ${DEFAULT_GENERATOR}. ${GENERATOR_ENTRIES.map((entry) => `${entry.name}: ${entry.description}.`).join(" ")} Or a generator of the experiment's plugins.`),
     data: oneOrMany(z.string({ error: "is not a string (a CSV file's path)" }).min(1, { error: "must not be empty" }))
       .optional()
-      .describe("Data files for the csv generator: CSVs as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), paths relative to the experiment file; required by csv."),
-    n: oneOrMany(positiveInteger)
-      .optional()
-      .describe("Number of points; required by planted, orthonormal and hadamard (three-point has 3)."),
-    d: oneOrMany(positiveInteger)
-      .optional()
-      .describe("Input dimension; required by planted, follows from n for orthonormal (d = n) and hadamard (d = n − 1); three-point has d = 1."),
-    margin: oneOrMany(positiveNumber)
-      .optional()
-      .describe("Planted margin γ in the input space (distance of the closest points to the hyperplane); required by planted."),
+      .describe(keyDescription("data", null)),
+    n: oneOrMany(positiveInteger).optional().describe(keyDescription("n", "Number of points")),
+    d: oneOrMany(positiveInteger).optional().describe(keyDescription("d", "Input dimension")),
+    margin: oneOrMany(positiveNumber).optional().describe(keyDescription("margin", null)),
     radius: oneOrMany(positiveNumber).optional().describe("Planted radius R: every point has ‖x‖ ≤ R; default 1."),
     offset: oneOrMany(finiteNumber)
       .optional()
@@ -64,12 +74,11 @@ export const gridSchema = z
     overlap: oneOrMany(finiteNumber.min(0, { error: "must be at least 0" }))
       .optional()
       .describe("Planted overlap δ: points other than the support pair draw their signed distance t uniformly from [−δ, 0) ∪ [margin, radius ± offset], so some lie on the wrong side of the planted hyperplane, at most δ deep; needs |offset| + δ < radius; default 0."),
-    c: oneOrMany(finiteNumber.min(Math.SQRT2, { error: "must be at least √2 (three-point needs c² ≥ 2)" }))
-      .optional()
-      .describe("The three-point family's c: points x = (c/2, −c, c); required by three-point."),
+    // Its rules are its generator's (gridProblems), as every family key's.
+    c: oneOrMany(finiteNumber).optional().describe(keyDescription("c", null)),
     bias: oneOrMany(z.boolean({ error: "must be true or false" }))
       .optional()
-      .describe("Whether the learner has a bias; default false for orthonormal, true for the others."),
+      .describe(`Whether the learner has a bias; default ${GENERATOR_ENTRIES.filter((entry) => !entry.defaultBias).map((entry) => `false for ${entry.name}`).join(", ")}, true for the others.`),
     eta: oneOrMany(positiveNumber).optional().describe("Increment η > 0; default 1."),
     init: oneOrMany(initText)
       .optional()

@@ -142,7 +142,7 @@ class DataRows {
     if (this.zeroOne && this.minusOne) this.fail(`column "${LABEL_COLUMN}" mixes 0 and -1 as the negative label; use one convention`);
     const labels = this.y.slice(0, n);
     if (!this.options.oneClass && isOneClass(labels)) {
-      this.fail(`every label is ${labels[0]! > 0 ? "+1" : "-1"}: a classification needs both classes; --one-class accepts such data (the three-point family is one)`);
+      this.fail(`every label is ${labels[0]! > 0 ? "+1" : "-1"}: a classification needs both classes; --one-class accepts such data`);
     }
     return { n, d, x: this.x.slice(0, n * d), y: labels, planted: null, features: header.filter((_, column) => column !== this.labelIndex) };
   }

@@ -1,3 +1,4 @@
+import { GENERATOR_ENTRIES } from "../generators/generator-registry.js";
 import type { SummaryRow } from "../run/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
@@ -57,7 +58,9 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, p
   lines.push('Updates: median over converged runs; bounds: medians over every run. Bounds from the planted separator, * from the max-margin one; "-": not applicable, or not computed (see bounds in the experiment).');
   // Said only where a shown point has one (a sweep of data files alone has none: its column is all "-").
   if (shown.some((row) => (row.margin ?? row.c) !== null && (row.margin ?? row.c) !== undefined)) {
-    lines.push("margin: the grid point's margin: planted, the planted margin; three-point, its c; a plug-in generator, its margin key.");
+    // Each generator says what its points' margin column holds (the registry); a plug-in's is its margin key.
+    const meanings = GENERATOR_ENTRIES.flatMap((entry) => (entry.marginMeaning === undefined ? [] : [entry.marginMeaning]));
+    lines.push(`margin: the grid point's margin: ${[...meanings, "a plug-in generator, its margin key"].join("; ")}.`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -13,6 +13,7 @@ export const csvGenerator = {
   name: "csv",
   description: "your own data sets: CSV files as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), named by data; noise flips their labels",
   required: ["data"],
+  keyNotes: { data: "Data files for the csv generator: CSVs as fit reads them (a header, a label column of -1/+1 or 0/1, numeric features), paths relative to the experiment file" },
   keys: ["data", "noise"],
   sized: false,
   seeded: false,

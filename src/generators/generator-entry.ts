@@ -71,4 +71,34 @@ export interface GeneratorEntry {
    * "structured" (an exact count to meet), "half-ratio" (a ratio to (R/γ)² that tends to ½: the three-point family), "data" (a user's data sets).
    */
   readonly plotFamily: "planted" | "structured" | "half-ratio" | "data";
+  /**
+   * What it says of the grid's keys, for the experiment schema's descriptions (assembled from the registry):
+   * what a key means to it (`c`: "the three-point family's c: …"), or how it treats one it fixes or derives
+   * (`d`: "follows from n (d = n)"). A key it requires is said required by it without a note.
+   */
+  readonly keyNotes?: Partial<Record<"n" | "d" | FamilyKey, string>>;
+  /** Its exact count in words, where expectedUpdates gives one ("n", "1 + ⌊c²/2⌋"): the report's caption says it. */
+  readonly expectedRule?: string;
+  /** What a grid point's `margin` column holds for it (the printed table's footer), where it has one. */
+  readonly marginMeaning?: string;
+  /**
+   * A plot of its own in the report: its ratio updates / (R/γ)² against one of its keys, with theory's curve
+   * (drawn as a function, not through the swept values) and its limit.
+   */
+  readonly familyPlot?: FamilyPlot;
+}
+
+/** A generator's own plot (GeneratorEntry.familyPlot): its file name, words, and theory's ratio. */
+export interface FamilyPlot {
+  /** plots/<name>.svg and plots/<name>.vl.json. */
+  readonly name: string;
+  readonly title: string;
+  /** The caption's first sentence: what one mark is, and what the curve and the rule are. */
+  readonly caption: string;
+  /** The key on the x axis. */
+  readonly x: FamilyKey;
+  /** Theory's ratio updates / (R/γ)² at x (docs/theory.md). */
+  readonly ratio: (x: number) => number;
+  /** Where the ratio tends as x grows. */
+  readonly limit: number;
 }

@@ -27,6 +27,11 @@ const ENTRIES: Readonly<Record<BuiltInGenerator, GeneratorEntry>> = {
 /** Every entry, in the order of GENERATORS. */
 export const GENERATOR_ENTRIES: readonly GeneratorEntry[] = GENERATORS.map((name) => ENTRIES[name]);
 
+/** The files of the generators' own plots (GeneratorEntry.familyPlot) under plots/: what --overwrite may clear there. */
+export function generatorPlotFiles(): string[] {
+  return GENERATOR_ENTRIES.flatMap((entry) => (entry.familyPlot === undefined ? [] : [`${entry.familyPlot.name}.svg`, `${entry.familyPlot.name}.vl.json`]));
+}
+
 /** The generator of a grid that names none: the first. */
 export const DEFAULT_GENERATOR: BuiltInGenerator = GENERATORS[0];
 

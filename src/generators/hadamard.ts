@@ -49,6 +49,7 @@ export const hadamardGenerator = {
   name: "hadamard",
   description: "rows of a Sylvester Hadamard matrix without its first column, random labels, with a bias (n a power of 2, d = n − 1): exactly n = (R/γ)² updates",
   required: ["n"],
+  keyNotes: { d: "hadamard has d = n − 1" },
   keys: [],
   sized: true,
   seeded: true,
@@ -69,4 +70,5 @@ export const hadamardGenerator = {
   resident: false,
   epochsGuess: () => 2,
   plotFamily: "structured",
+  expectedRule: "n",
 } satisfies GeneratorEntry;

@@ -29,6 +29,7 @@ export const orthonormalGenerator = {
   name: "orthonormal",
   description: "x_i = e_i in Rⁿ with random labels, no bias (d = n): exactly n = (R/γ)² updates",
   required: ["n"],
+  keyNotes: { d: "orthonormal has d = n" },
   keys: [],
   sized: true,
   seeded: true,
@@ -48,4 +49,5 @@ export const orthonormalGenerator = {
   resident: false,
   epochsGuess: () => 2,
   plotFamily: "structured",
+  expectedRule: "n",
 } satisfies GeneratorEntry;

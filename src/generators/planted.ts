@@ -249,6 +249,8 @@ export const plantedGenerator = {
   name: "planted",
   description: "points placed at distance ≥ margin from a random hyperplane w·x + offset = 0 inside the ball of radius R, with label noise or overlap on request",
   required: ["n", "d", "margin"],
+  keyNotes: { margin: "Planted margin γ in the input space (distance of the closest points to the hyperplane)" },
+  marginMeaning: "planted, the planted margin",
   keys: ["margin", "radius", "offset", "noise", "overlap"],
   keyDefaults: { noise: EXPERIMENT_DEFAULTS.noise },
   sized: true,

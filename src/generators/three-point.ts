@@ -56,4 +56,20 @@ export const threePointGenerator = {
   resident: false,
   epochsGuess: () => 2,
   plotFamily: "half-ratio",
+  expectedRule: "1 + ⌊c²/2⌋",
+  gridProblems(grid) {
+    // c ≥ √2 (c² ≥ 2): below it the order (c/2, −c, c) is not the family's (docs/theory.md).
+    return (grid.c ?? []).flatMap((c, index) => (c >= Math.SQRT2 ? [] : [{ key: "c" as const, index, message: `${c} must be at least √2 (three-point needs c² ≥ 2)` }]));
+  },
+  keyNotes: { n: "three-point has 3", d: "three-point has d = 1", c: "The three-point family's c: points x = (c/2, −c, c)" },
+  marginMeaning: "three-point, its c",
+  familyPlot: {
+    name: "three-point-ratio",
+    title: "The three-point family: the ratio tends to 1/2",
+    caption:
+      "One mark: a grid point of the three-point family, the median over its converged runs of updates / (R/γ)² (band: p25 to p75); dashed curve: (1 + ⌊c²/2⌋)/(1 + c²) from docs/theory.md, as a function of c; dotted rule: its limit 1/2.",
+    x: "c",
+    ratio: (c) => (1 + Math.floor((c * c) / 2)) / (1 + c * c),
+    limit: 0.5,
+  },
 } satisfies GeneratorEntry;

@@ -3,7 +3,7 @@ import type { RunRow } from "../run/run-types.js";
 import { type Plot, type PlotInput } from "./plot.js";
 import { etaAndInitPlot } from "./plot-eta-and-init.js";
 import { convergedSharePlot, updatesPerPointPlot } from "./plot-per-point.js";
-import { expectedUpdatesPlot, threePointRatioPlot } from "./plot-structured-families.js";
+import { expectedUpdatesPlot, generatorPlots } from "./plot-structured-families.js";
 import { freundSchapirePlot } from "./plot-freund-schapire.js";
 import { proofFactorsPlot } from "./plot-proof-factors.js";
 import { tightnessPlot } from "./plot-tightness.js";
@@ -28,7 +28,7 @@ export function reportPlots(summary: readonly SummaryRow[], runs: readonly RunRo
     tightnessPlot(input, "d"),
     etaAndInitPlot(input),
     expectedUpdatesPlot(input),
-    threePointRatioPlot(input),
+    ...generatorPlots(input),
     updatesPerPointPlot(input),
     convergedSharePlot(input),
     freundSchapirePlot(input),

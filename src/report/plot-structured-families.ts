@@ -1,6 +1,7 @@
 import type { SummaryRow } from "../run/summary-types.js";
 import { novikoff } from "../bounds/separator/novikoff.js";
-import { plotFamilyOf } from "../generators/generator-registry.js";
+import { GENERATOR_ENTRIES, plotFamilyOf } from "../generators/generator-registry.js";
+import type { FamilyPlot } from "../generators/generator-entry.js";
 import { ratioColumn } from "../bounds/bound-columns.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
 import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
@@ -44,7 +45,7 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
     name: "expected-updates",
     title: "The structured families: observed against expected updates",
     caption: [
-      "One mark: a run of a structured family from ŵ(0) = 0, its observed updates against the count docs/theory.md predicts (n for orthonormal and Hadamard, 1 + ⌊c²/2⌋ for three-point); n and c set that count, on x.",
+      `One mark: a run of a structured family from ŵ(0) = 0, its observed updates against the count docs/theory.md predicts (${expectedRules()}); the keys that set that count, on x.`,
       off === 0 ? "Every run drawn lies on the dashed line y = x." : `${counted(off, "run")} off the line y = x: a broken claim (each is counted in violations).`,
       describeLayout(layout),
       describeImplied(sweep),
@@ -58,42 +59,57 @@ export function expectedUpdatesPlot(input: PlotInput): Plot | null {
 }
 
 /**
- * The three-point family's ratio updates / (R/γ)² against c: (1 + ⌊c²/2⌋)/(1 + c²), which tends to 1/2
- * (docs/theory.md). One mark a grid point (median, band p25 to p75), the formula as a dashed curve at the swept
- * c, and the limit 1/2 as a rule.
+ * Each generator's own plot (GeneratorEntry.familyPlot): its ratio updates / (R/γ)² of the planted separator
+ * against one of its keys, one mark a grid point (median, band p25 to p75), theory's ratio as a dashed curve drawn
+ * as the function it is (sampled finely over the swept range, not joined through the swept values) and its limit
+ * as a rule.
  */
-export function threePointRatioPlot(input: PlotInput): Plot | null {
+export function generatorPlots(input: PlotInput): Plot[] {
+  return GENERATOR_ENTRIES.flatMap((entry) => {
+    const plot = entry.familyPlot === undefined ? null : familyPlot(input, entry.name, entry.familyPlot);
+    return plot === null ? [] : [plot];
+  });
+}
+
+/** Each family's exact count in words, from the registry (GeneratorEntry.expectedRule): "n for orthonormal, …". */
+function expectedRules(): string {
+  return GENERATOR_ENTRIES.flatMap((entry) => (entry.expectedRule === undefined ? [] : [`${entry.expectedRule} for ${entry.name}`])).join(", ");
+}
+
+/** The sweep's x values at which theory's curve is drawn: finely, so that its steps and bends show. */
+const CURVE_SAMPLES = 400;
+
+function familyPlot(input: PlotInput, generator: string, family: FamilyPlot): Plot | null {
   // The ratio to Novikoff's (R/γ)² of the planted separator (its registry entry names the column).
   const ratioOf = (row: SummaryRow) => row[ratioColumn("planted", novikoff.name)];
-  const rows = input.summary.filter((row) => plotFamilyOf(row.generator) === "half-ratio" && ratioOf(row).median !== null);
-  if (new Set(rows.map((row) => row.c)).size < 2) return null;
-  const sweep = sweepFactors(rows, ["c"]);
+  const xOf = (row: SummaryRow) => (row as unknown as Record<string, number>)[family.x]!;
+  const rows = input.summary.filter((row) => row.generator === generator && ratioOf(row).median !== null);
+  if (new Set(rows.map(xOf)).size < 2) return null;
+  const sweep = sweepFactors(rows, [family.x]);
   const others = sweep.shown;
   const layout = layoutFactors(rows, others, ["color", "strokeDash", "detail"]);
-  const data = rows.map((row) => ({ point: row.point, median: ratioOf(row).median, p25: ratioOf(row).p25, p75: ratioOf(row).p75, ...factorFields(row, sweep.varying) }));
-  const cs = [...new Set(rows.map((row) => row.c!))].sort((a, b) => a - b);
-  const formula = cs.map((c) => ({ c, ratio: (1 + Math.floor((c * c) / 2)) / (1 + c * c) }));
-  const x = { field: "c", type: "quantitative", scale: scaleFor(cs), title: "c" };
+  const data = rows.map((row) => ({ point: row.point, [family.x]: xOf(row), median: ratioOf(row).median, p25: ratioOf(row).p25, p75: ratioOf(row).p75, ...factorFields(row, sweep.varying) }));
+  const xs = [...new Set(rows.map(xOf))].sort((a, b) => a - b);
+  const [low, high] = [xs[0]!, xs.at(-1)!];
+  const curve = Array.from({ length: CURVE_SAMPLES + 1 }, (_, k) => {
+    const at = low + ((high - low) * k) / CURVE_SAMPLES;
+    return { [family.x]: at, ratio: family.ratio(at) };
+  });
+  const x = { field: family.x, type: "quantitative", scale: scaleFor(xs), title: family.x };
   const y = { type: "quantitative", scale: { zero: false }, title: "updates / (R/γ)²" };
   const grouping = channelEncoding(layout);
   const spec = facetedSpec(layout, data, {
     layer: [
-      { data: { values: [{ limit: 0.5 }] }, mark: { type: "rule", color: "#888", strokeDash: [2, 3] }, encoding: { y: { field: "limit", ...y } } },
-      { data: { values: formula }, mark: { type: "line", color: "#555", strokeDash: [6, 4] }, encoding: { x, y: { field: "ratio", ...y } } },
+      { data: { values: [{ limit: family.limit }] }, mark: { type: "rule", color: "#888", strokeDash: [2, 3] }, encoding: { y: { field: "limit", ...y } } },
+      { data: { values: curve }, mark: { type: "line", color: "#555", strokeDash: [6, 4] }, encoding: { x, y: { field: "ratio", ...y } } },
       { mark: { type: "point", filled: true, size: 50 }, encoding: { x, y: { field: "median", ...y }, ...grouping } },
       { mark: { type: "area", opacity: 0.15 }, encoding: { x, y: { field: "p25", ...y }, y2: { field: "p75" }, ...(grouping.color === undefined ? {} : { color: grouping.color }) } },
     ],
   }, { width: 520, height: 280 });
   return {
-    name: "three-point-ratio",
-    title: "The three-point family: the ratio tends to 1/2",
-    caption: [
-      "One mark: a grid point of the three-point family, the median over its converged runs of updates / (R/γ)² (band: p25 to p75); dashed curve: (1 + ⌊c²/2⌋)/(1 + c²) from docs/theory.md at the swept c; dotted rule: its limit 1/2.",
-      describeLayout(layout),
-      describeImplied(sweep),
-    ]
-      .filter((part) => part !== "")
-      .join(" "),
+    name: family.name,
+    title: family.title,
+    caption: [family.caption, describeLayout(layout), describeImplied(sweep)].filter((part) => part !== "").join(" "),
     spec: plotSpec(spec, { varying: sweep.varying, implied: sweep.implied, inLabel: [], pooled: layout.pooled }),
   };
 }

@@ -16,7 +16,8 @@ export { PLOT_FILES, PLOT_NAMES, type PlotName } from "../vocabulary/result-file
  * channels are in the encoding; `pooled` lists those pooled in each mark, which the caption names.
  */
 export interface Plot {
-  readonly name: PlotName;
+  /** One of PLOT_NAMES, or a generator's own plot (GeneratorEntry.familyPlot). */
+  readonly name: PlotName | (string & {});
   readonly title: string;
   readonly caption: string;
   readonly spec: Record<string, unknown>;

@@ -5,6 +5,7 @@ import { OUTPUT_FILES } from "../export/result-writer.js";
 import { replacedBy, temporaryName } from "../files/atomic-file.js";
 import { removePath } from "../files/checked-fs.js";
 import { PLOT_FILES, REPORT_FILES } from "../vocabulary/result-files.js";
+import { generatorPlotFiles } from "../generators/generator-registry.js";
 import { LOCK_STAGING } from "./folder-lock.js";
 import { isWithin, refuseLinkedSubfolder } from "./linked-paths.js";
 import { findManifest, type Manifest } from "./manifest.js";
@@ -64,7 +65,7 @@ export function clearResults(outDir: string, keep: ReadonlySet<string> = new Set
   remove(OUTPUT_FILES.runsJsonl);
   remove(PREVIOUS_RUNS);
   for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) remove(file);
-  removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => (PLOT_FILES as readonly string[]).includes(file));
+  removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => PLOT_FILES.includes(file) || generatorPlotFiles().includes(file));
   removeOwnFiles(join(outDir, VIOLATIONS_FOLDER), (file) => VIOLATION_FILE.test(file) && !keep.has(join(VIOLATIONS_FOLDER, file)));
   remove(OUTPUT_FILES.manifest);
 }
@@ -75,7 +76,7 @@ export function clearResults(outDir: string, keep: ReadonlySet<string> = new Set
  */
 export function removeLeftovers(outDir: string): void {
   for (const file of [OUTPUT_FILES.manifest, RUNS_PARQUET, REPORT_FILES.html, REPORT_FILES.markdown]) removePath(temporaryName(join(outDir, file)));
-  for (const file of PLOT_FILES) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
+  for (const file of [...PLOT_FILES, ...generatorPlotFiles()]) removePath(temporaryName(join(outDir, REPORT_FILES.plots, file)));
   if (!existsSync(outDir)) return;
   for (const entry of readdirSync(outDir)) {
     if (entry.startsWith(SPILL_PREFIX) || entry.startsWith(MERGE_STAGING) || entry.startsWith(LOCK_STAGING)) removePath(join(outDir, entry), { recursive: true });

@@ -1,7 +1,10 @@
 /** The report's files in a result folder (written by report/, cleared by the runner's --overwrite). */
 export const REPORT_FILES = { html: "report.html", markdown: "report.md", plots: "plots" } as const;
 
-/** Every plot a report may draw, by name: plots/<name>.svg and plots/<name>.vl.json. */
+/**
+ * Every plot a report draws whatever the generators, by name: plots/<name>.svg and plots/<name>.vl.json. A
+ * generator's own plot (GeneratorEntry.familyPlot) is named by its generator; generatorPlotFiles lists those.
+ */
 export const PLOT_NAMES = [
   "updates-vs-bounds",
   "ratio-vs-margin",
@@ -10,7 +13,6 @@ export const PLOT_NAMES = [
   "updates-per-point",
   "converged-share",
   "expected-updates",
-  "three-point-ratio",
   "freund-schapire-vs-noise",
   "proof-factors",
 ] as const;

@@ -25,7 +25,7 @@ const CATALOGUE: [string, string, string][] = [
   ["an empty field", "x,y,label\n1,,1\n", 'd.csv: line 2, column "y": an empty field is not allowed'],
   ["a label other than ±1/0/1", "x,label\n1,2\n", 'd.csv: line 2, column "label": "2" is not a label; use -1/+1 or 0/1'],
   ["mixed label conventions", "x,label\n1,0\n2,-1\n3,1\n", 'd.csv: column "label" mixes 0 and -1 as the negative label; use one convention'],
-  ["one class", "x,label\n1,1\n2,+1\n", 'd.csv: every label is +1: a classification needs both classes; --one-class accepts such data (the three-point family is one)'],
+  ["one class", "x,label\n1,1\n2,+1\n", 'd.csv: every label is +1: a classification needs both classes; --one-class accepts such data'],
   ["an unterminated quote", 'x,label\n"1,1\n', "d.csv: line 2: malformed CSV"],
 ];
 
