@@ -2,7 +2,10 @@ import { execFileSync } from "node:child_process";
 import type { Argv } from "yargs";
 import { checkShards } from "../cluster/check-shards.js";
 import { shellWord } from "../cluster/shell-word.js";
-import { DEFAULT_ARRAY_LIMIT, writeSlurmJob } from "../cluster/write-slurm-job.js";
+import { DEFAULT_ARRAY_LIMIT, DEFAULT_MAX_REQUEUES, writeSlurmJob } from "../cluster/write-slurm-job.js";
+import { gridCombinations } from "../generators/grid-points.js";
+import { planSweep } from "../sweep/plan-sweep.js";
+import { MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED } from "./run-command.js";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { defaultResultFolder } from "../runner/run-experiment.js";
 import { EXIT, UsageError } from "./cli-error.js";
@@ -19,8 +22,10 @@ export function slurmBuilder(yargs: Argv) {
     .option("time", { type: "string", describe: "Time limit per task (sbatch --time, say 04:00:00)" })
     .option("requeue-before", {
       type: "number",
-      describe: "Seconds before a task's time limit at which it stops (its runs in flight written) and requeues itself to resume (sbatch --signal)",
+      describe: "Seconds before a task's time limit (--time, which it needs) at which it stops (its runs in flight written) and requeues itself to resume (sbatch --signal)",
     })
+    .option("max-requeues", { type: "number", describe: "With --requeue-before: the most times a task requeues itself; past it the task fails, its folder resumable (check says so)", default: DEFAULT_MAX_REQUEUES })
+    .option("yes", { type: "boolean", describe: `Write and run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs (the tasks run with --yes)`, default: false })
     .option("partition", { type: "string", describe: "Partition (sbatch --partition)" })
     .option("mem", { type: "string", describe: "Memory per task (sbatch --mem, say 4G)" })
     .option("account", { type: "string", describe: "Account to charge (sbatch --account)" })
@@ -40,6 +45,8 @@ interface SlurmArguments {
   cpus: number;
   time?: string;
   requeueBefore?: number;
+  maxRequeues: number;
+  yes: boolean;
   partition?: string;
   mem?: string;
   account?: string;
@@ -60,6 +67,14 @@ export function slurmHandler(argv: SlurmArguments): number {
   for (const [flag, value] of [["time", argv.time], ["partition", argv.partition], ["mem", argv.mem], ["account", argv.account]] as const) {
     if (value !== undefined && !/^[A-Za-z0-9_.:,+-]+$/.test(value)) throw new UsageError(`--${flag} ${value}: use letters, digits and _ . : , + - only (it goes into an #SBATCH line)`);
   }
+  const maxRequeues = wholeNumberFlag("max-requeues", argv.maxRequeues, 0, 1000);
+  if (requeueBefore !== undefined) {
+    // A lead time at or past the limit signals the task as it starts: it would requeue itself forever.
+    if (argv.time === undefined) throw new UsageError("--requeue-before needs --time: the lead time is counted back from the task's time limit");
+    const limit = slurmTimeSeconds(argv.time);
+    if (limit === null) throw new UsageError(`--time ${argv.time}: not a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)`);
+    if (requeueBefore >= limit) throw new UsageError(`--requeue-before ${requeueBefore}: must be below --time ${argv.time} (${limit} s), or every task would requeue itself as it starts`);
+  }
   const largest = largestNodeCpus();
   if (largest !== null && cpus > largest) {
     throw new UsageError(`--cpus ${cpus}: the largest node of this cluster has ${largest} CPUs (sinfo), so the tasks would pend forever`);
@@ -69,13 +84,24 @@ export function slurmHandler(argv: SlurmArguments): number {
     throw new UsageError("slurm needs the experiment as a file (the shards' jobs read it), not standard input");
   }
   const loaded = loadExperiment(experimentPath(argv.experiment), { overrides: setOverrides(argv.set) });
+  // What each task's run would refuse, refused here, before any script is written.
+  if (!argv.yes) {
+    // A grid too large to walk unasked is counted from its lists (up to), any other exactly.
+    const combinations = gridCombinations(loaded.experiment);
+    const walked = combinations <= MAX_COMBINATIONS_UNASKED;
+    const runs = walked ? planSweep(loaded.experiment).runCount : combinations * loaded.experiment.repeats;
+    if (!walked || runs > MAX_RUNS_UNASKED) {
+      throw new UsageError(`${argv.experiment}: the sweep has ${walked ? "" : "up to "}${runs.toLocaleString("en")} runs, more than run takes unasked: add --yes if you mean it (the tasks run with --yes)`);
+    }
+  }
   const job = writeSlurmJob(loaded, {
     shards,
     out: argv.out ?? defaultResultFolder(loaded.experiment),
     ...(argv.work === undefined ? {} : { work: argv.work }),
     cpus,
     ...(argv.time === undefined ? {} : { time: argv.time }),
-    ...(requeueBefore === undefined ? {} : { requeueBefore }),
+    ...(requeueBefore === undefined ? {} : { requeueBefore, maxRequeues }),
+    ...(argv.yes ? { yes: true } : {}),
     ...(argv.partition === undefined ? {} : { partition: argv.partition }),
     ...(argv.mem === undefined ? {} : { memory: argv.mem }),
     ...(argv.account === undefined ? {} : { account: argv.account }),
@@ -132,4 +158,18 @@ export function checkHandler(argv: { work: string }): number {
   } else if (count("running") + count("queued") === 0) process.stdout.write(`Then merge: ${check.merge}\n`);
   else process.stdout.write(`Merge once the running and queued shards end: sbatch --dependency=afterany:<their job ids> ${shellWord(check.layout.mergeScript)}\n`);
   return check.complete ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * A Slurm time (sbatch --time) in seconds: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS; null for
+ * anything else (UNLIMITED included: no limit to count back from).
+ */
+export function slurmTimeSeconds(text: string): number | null {
+  const days = /^(\d+)-(\d+)(?::(\d+))?(?::(\d+))?$/.exec(text);
+  if (days) return ((Number(days[1]) * 24 + Number(days[2])) * 60 + Number(days[3] ?? 0)) * 60 + Number(days[4] ?? 0);
+  const parts = /^(\d+)(?::(\d+))?(?::(\d+))?$/.exec(text);
+  if (!parts) return null;
+  if (parts[3] !== undefined) return (Number(parts[1]) * 60 + Number(parts[2])) * 60 + Number(parts[3]);
+  if (parts[2] !== undefined) return Number(parts[1]) * 60 + Number(parts[2]);
+  return Number(parts[1]) * 60;
 }

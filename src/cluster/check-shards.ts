@@ -61,7 +61,7 @@ export function checkShards(work: string, options: { readonly queue?: ReadonlyMa
     if (manifest instanceof Error) return { index, folder, state: "foreign", detail: manifest.message };
     const check = shardCheck(index, folder, manifest, layout, hash, queue?.get(index));
     if (check.state !== "missing" && check.state !== "stopped") return check;
-    // Why it stopped, where its task said so: the last line of its log (a task that died before its manifest reads as missing).
+    // Why it stopped, where its task said so: its log's last error, or last line (a task that died before its manifest reads as missing).
     const last = lastLogLine(join(work, LOGS_FOLDER, `shard-${index}.log`));
     return last === null ? check : { ...check, detail: `${check.detail}; its log ends: ${last}` };
   });
@@ -107,7 +107,10 @@ function mostCommon(values: readonly string[]): string | null {
   return best;
 }
 
-/** The last non-empty line of a log (its last 4 KiB read, the line cut to 200 characters), or null where there is none. */
+/**
+ * What a shard's log says of why it stopped: its last `Error:` line, else its last non-empty line (its last 4 KiB
+ * read, the line cut to 200 characters), or null where there is none.
+ */
 function lastLogLine(path: string): string | null {
   let fd: number;
   try {
@@ -120,7 +123,9 @@ function lastLogLine(path: string): string | null {
     const length = Math.min(size, 4096);
     const bytes = Buffer.alloc(length);
     readSync(fd, bytes, 0, length, size - length);
-    const line = bytes.toString("utf8").split(/\r?\n/).filter((text) => text.trim() !== "").at(-1);
+    // The last error the task said, where it said one: the lines after it (the CLI's "Run with --help…") say less.
+    const lines = bytes.toString("utf8").split(/\r?\n/).filter((text) => text.trim() !== "");
+    const line = lines.findLast((text) => text.startsWith("Error:")) ?? lines.at(-1);
     if (line === undefined) return null;
     return line.length > 200 ? `${line.slice(0, 199)}…` : line;
   } finally {

@@ -24,6 +24,13 @@ export interface SlurmScriptOptions {
    * written, the folder left resumable) and requeues itself (`scontrol requeue`), to resume where it stopped.
    */
   readonly requeueBefore?: number;
+  /**
+   * With requeueBefore: the most times a task requeues itself (Slurm's SLURM_RESTART_COUNT counts them); past it
+   * the task stops, says so in its log (which `check` quotes) and fails, its folder resumable.
+   */
+  readonly maxRequeues?: number;
+  /** The shards' runs take --yes (a sweep past run's unasked limit: planned without asking). */
+  readonly yes?: boolean;
   readonly partition?: string;
   readonly memory?: string;
   readonly account?: string;
@@ -125,8 +132,9 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `echo "$(date -u +%FT%TZ) shard $shard/${layout.shards}: job \${SLURM_JOB_ID:-?} (array \${SLURM_ARRAY_JOB_ID:-?}, task $task) on $(hostname)"`,
     ...shardRun(
       `${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\\n` +
-        `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}`,
+        `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}${options.yes === true ? " --yes" : ""}`,
       options.requeueBefore,
+      options.maxRequeues,
     ),
     "",
   ].join("\n");
@@ -175,17 +183,26 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
  * in flight finish and are written), waits for it, and requeues the task, which starts again later and
  * resumes the folder; SIGTERM and SIGINT are passed on to node. The script exits with node's status.
  */
-function shardRun(command: string, requeueBefore: number | undefined): string[] {
+function shardRun(command: string, requeueBefore: number | undefined, maxRequeues = 10): string[] {
   if (requeueBefore === undefined) return [`exec ${command}`];
   return [
+    // The rerun command of this very shard: beyond the first array its task ids start again at 1.
+    'rerun="sbatch --array=$task${SHARD_OFFSET:+ --export=ALL,SHARD_OFFSET=$SHARD_OFFSET} $script"',
     "requeue() {",
     `  echo "$(date -u +%FT%TZ) shard $shard: ${requeueBefore} s before the time limit (Slurm's signal): stopping, then requeueing"`,
     '  kill -TERM "$pid" 2>/dev/null || true',
     '  while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done',
+    // A cap on requeues: a shard that cannot finish within any time limit would otherwise loop.
+    `  if [ "\${SLURM_RESTART_COUNT:-0}" -ge ${maxRequeues} ]; then`,
+    `    echo "Error: shard $shard stopped at its time limit ${maxRequeues} times (--max-requeues ${maxRequeues}): not requeued again; its folder is resumable: give it a longer --time, or run it again with $rerun"`,
+    "    exit 75",
+    "  fi",
     // Said before: a requeue ends this script at once (Slurm cancels the job to requeue it).
     '  echo "$(date -u +%FT%TZ) shard $shard: stopped; requeueing: it resumes when Slurm starts it again"',
-    '  if ! scontrol requeue "${SLURM_JOB_ID:?}"; then',
-    `    echo "$(date -u +%FT%TZ) shard $shard: could not requeue (scontrol requeue failed): run it again with sbatch --array=$task $script"`,
+    // This task alone: the array's id with the task's (an array task's SLURM_JOB_ID is the whole array's for its last task).
+    '  if ! scontrol requeue "${SLURM_ARRAY_JOB_ID:?}_${SLURM_ARRAY_TASK_ID:?}"; then',
+    '    echo "Error: shard $shard could not be requeued (scontrol requeue failed): run it again with $rerun"',
+    "    exit 75",
     "  fi",
     "}",
     "pid=",

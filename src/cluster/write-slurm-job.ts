@@ -13,6 +13,8 @@ import { optionsText } from "../vocabulary/option-words.js";
 
 /** Slurm's default MaxArraySize is 1001: task ids 0 to 1000. */
 export const DEFAULT_ARRAY_LIMIT = 1000;
+/** How often a shard task requeues itself at its time limit before it gives up (--max-requeues). */
+export const DEFAULT_MAX_REQUEUES = 10;
 
 export interface SlurmJobOptions {
   readonly shards: number;
@@ -24,6 +26,10 @@ export interface SlurmJobOptions {
   readonly time?: string;
   /** Seconds before the time limit at which a task stops and requeues itself (see SlurmScriptOptions). */
   readonly requeueBefore?: number;
+  /** How often a task requeues itself at most (see SlurmScriptOptions); default DEFAULT_MAX_REQUEUES. */
+  readonly maxRequeues?: number;
+  /** The shards' runs are asked with --yes (a sweep past run's unasked limit). */
+  readonly yes?: boolean;
   readonly partition?: string;
   readonly memory?: string;
   readonly account?: string;
@@ -92,7 +98,8 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
     version: toolVersion().version,
     cpus: options.cpus ?? 1,
     ...(options.time === undefined ? {} : { time: options.time }),
-    ...(options.requeueBefore === undefined ? {} : { requeueBefore: options.requeueBefore }),
+    ...(options.requeueBefore === undefined ? {} : { requeueBefore: options.requeueBefore, maxRequeues: options.maxRequeues ?? DEFAULT_MAX_REQUEUES }),
+    ...(options.yes === true ? { yes: true } : {}),
     ...(options.partition === undefined ? {} : { partition: options.partition }),
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.account === undefined ? {} : { account: options.account }),

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../helpers.js";
@@ -189,5 +189,28 @@ describe("edges of 0.12.2 (issue 56): each refused in one line with exit 2, or s
     const replaced = cli(["rerun", out, "--out", again, "--overwrite"]);
     expect(replaced).toMatchObject({ code: 0 });
     expect(replaced.stdout).toContain("identical:");
+  });
+});
+
+describe("slurm's refusals and --yes (issue 58): the plan runs as written, or is refused before a script is written", () => {
+  const folder = temporaryFolder();
+  // No cluster is reached: sinfo answers nothing here (the CLI then skips its CPU check).
+  const env = { ...process.env, PATH: `${join(folder, "bin")}:${process.env.PATH}` };
+  mkdirSync(join(folder, "bin"));
+  writeFileSync(join(folder, "bin", "sinfo"), "#!/bin/sh\nexit 1\n");
+  chmodSync(join(folder, "bin", "sinfo"), 0o755);
+
+  it("refuses a lead time without --time or not below it, and a sweep past run's limit without --yes, which it then passes to the tasks", () => {
+    const slurm = (args: string[]) => cli(["slurm", "experiments/quick.json", "--shards", "2", ...args], env);
+    expect(slurm(["--out", join(folder, "a"), "--requeue-before", "60"])).toMatchObject({ code: 2, stderr: "Error: --requeue-before needs --time: the lead time is counted back from the task's time limit\nRun with --help for the options.\n" });
+    expect(slurm(["--out", join(folder, "a"), "--requeue-before", "3600", "--time", "01:00:00"])).toMatchObject({
+      code: 2,
+      stderr: "Error: --requeue-before 3600: must be below --time 01:00:00 (3600 s), or every task would requeue itself as it starts\nRun with --help for the options.\n",
+    });
+    expect(existsSync(join(folder, "a-slurm"))).toBe(false);
+    const big = ["--set", "repeats=300000", "--out", join(folder, "big")];
+    expect(slurm(big)).toMatchObject({ code: 2, stderr: "Error: experiments/quick.json: the sweep has 14,400,000 runs, more than run takes unasked: add --yes if you mean it (the tasks run with --yes)\nRun with --help for the options.\n" });
+    expect(slurm([...big, "--yes"]).code).toBe(0);
+    expect(readFileSync(join(folder, "big-slurm", "shards.sbatch"), "utf8")).toContain("--resume --quiet --no-report --yes");
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkShards } from "../../src/cluster/check-shards.js";
@@ -9,6 +9,9 @@ import { writeSlurmJob } from "../../src/cluster/write-slurm-job.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
+import { finished, spawnInGroup, waitUntil } from "../child-processes.js";
+import { existsSync } from "node:fs";
+import { slurmTimeSeconds } from "../../src/cli/slurm-command.js";
 
 const layout = (work: string, shards: number, arrayLimit: number): ClusterLayout => ({
   scheduler: "slurm",
@@ -123,6 +126,48 @@ describe("check", () => {
 });
 
 describe("slurm and check on the command line", () => {
+  it("requeue the task signalled, never its array, at most --max-requeues times, and say how to rerun it, its offset included", async () => {
+    const work = temporaryFolder();
+    const bin = join(work, "bin");
+    mkdirSync(bin);
+    // A stand-in for node: a run that says it started and ends on SIGTERM (as Ctrl-C stops a sweep); and for scontrol.
+    const node = join(bin, "fake-node");
+    writeFileSync(node, `#!/bin/bash\ntrap 'exit 130' TERM\ntouch ${work}/started\nwhile true; do sleep 0.05; done\n`);
+    writeFileSync(join(bin, "scontrol"), `#!/bin/sh\necho "$@" >> ${work}/scontrol-calls\nexit \${SCONTROL_STATUS:-0}\n`);
+    for (const file of [node, join(bin, "scontrol")]) chmodSync(file, 0o755);
+    const scripts = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, time: "01:00:00", requeueBefore: 60, maxRequeues: 2, yes: true });
+    writeFileSync(join(work, "shards.sbatch"), scripts.shards);
+    expect(scripts.shards).toContain("--resume --quiet --no-report --yes");
+    // The last task of an array has the array's id for its SLURM_JOB_ID: a requeue of that id took the whole array (audit).
+    const task = async (env: Record<string, string>) => {
+      const child = spawnInGroup("bash", [join(work, "shards.sbatch")], { env: { PATH: `${bin}:${process.env.PATH}`, SLURM_ARRAY_JOB_ID: "90", SLURM_ARRAY_TASK_ID: "2", SLURM_JOB_ID: "90", SHARD_OFFSET: "3", ...env } });
+      await waitUntil(() => existsSync(join(work, "started")), child);
+      process.kill(child.pid!, "SIGUSR1");
+      const { code } = await finished(child);
+      const log = readFileSync(join(work, "logs", "shard-5.log"), "utf8");
+      const calls = existsSync(join(work, "scontrol-calls")) ? readFileSync(join(work, "scontrol-calls"), "utf8") : "";
+      for (const file of ["started", "scontrol-calls", "logs/shard-5.log"]) writeFileSync(join(work, file), "");
+      rmSync(join(work, "started"));
+      return { code, log, calls };
+    };
+    const rerun = `sbatch --array=2 --export=ALL,SHARD_OFFSET=3 ${join(work, "shards.sbatch")}`;
+    const requeued = await task({ SLURM_RESTART_COUNT: "1" });
+    expect(requeued.calls).toBe("requeue 90_2\n");
+    expect(requeued.log).toContain("shard 5: stopped; requeueing: it resumes when Slurm starts it again");
+    // Past the cap: no requeue; an error line that check quotes, with the rerun command of this very shard.
+    const capped = await task({ SLURM_RESTART_COUNT: "2" });
+    expect(capped).toMatchObject({ code: 75, calls: "" });
+    expect(capped.log).toContain(`Error: shard 5 stopped at its time limit 2 times (--max-requeues 2): not requeued again; its folder is resumable: give it a longer --time, or run it again with ${rerun}`);
+    const refused = await task({ SCONTROL_STATUS: "1" });
+    expect(refused.code).toBe(75);
+    expect(refused.log).toContain(`Error: shard 5 could not be requeued (scontrol requeue failed): run it again with ${rerun}`);
+  });
+
+  it("read Slurm's time formats, for the requeue's lead time", () => {
+    expect([slurmTimeSeconds("30"), slurmTimeSeconds("30:15"), slurmTimeSeconds("04:00:00"), slurmTimeSeconds("2-12"), slurmTimeSeconds("1-01:30"), slurmTimeSeconds("1-00:00:10")]).toEqual([1800, 1815, 14400, 216000, 91800, 86410]);
+    expect(slurmTimeSeconds("UNLIMITED")).toBeNull();
+  });
+
   it("carry hostile paths as data, never as commands, and refuse what a job script cannot carry", () => {
     const base = temporaryFolder();
     const pwned = join(base, "PWNED");
