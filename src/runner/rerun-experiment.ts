@@ -5,7 +5,7 @@ import { readManifest, recordedParquet, recordedParquetOnly, requireComplete } f
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { commandLineOr } from "../vocabulary/option-words.js";
-import { inspectResultFolder } from "./result-folder.js";
+import { checkResultFolder, inspectResultFolder } from "./result-folder.js";
 import { recordedExperiment } from "./recorded-experiment.js";
 import { runExperiment } from "./run-experiment.js";
 import { toolInfo, type ToolInfo } from "./tool-info.js";
@@ -35,6 +35,8 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
   requireComplete(folder, manifest);
   // A rerun starts afresh: an out folder that holds results (an earlier rerun's) is replaced only when asked.
   // (run's own refusal would advise a resume, which a rerun does not do.)
+  // An empty --out or the working folder is refused as run refuses it, before anything is looked at there.
+  checkResultFolder(outDir, "--out");
   if (options.overwrite !== true && inspectResultFolder(outDir).hasResults) {
     throw new InputError(`${outDir} already holds results: ${commandLineOr("choose another --out, or add --overwrite to replace them", "choose another outDir, or { overwrite: true } to replace them")}`);
   }

@@ -68,7 +68,8 @@ describe("slurm and check on the command line", () => {
     const bin = join(base, "bin");
     mkdirSync(bin);
     writeFileSync(join(bin, "scontrol"), `#!/bin/sh\necho "$@" >> '${join(base, "scontrol.txt")}'\n`, { mode: 0o755 });
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SLURM_ARRAY_TASK_ID: "1", SLURM_JOB_ID: "77" };
+    // The last task of an array: its SLURM_JOB_ID is the array's own, which a requeue must not name (it took every task).
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SLURM_ARRAY_TASK_ID: "1", SLURM_ARRAY_JOB_ID: "77", SLURM_JOB_ID: "77" };
     const task = spawnInGroup("bash", [job.layout.shardScript], { cwd: base, env, stdio: "ignore" });
     const ended = finished(task);
     const runs = join(shardFolder(work, 1), "runs.jsonl");
@@ -76,7 +77,7 @@ describe("slurm and check on the command line", () => {
     process.kill(task.pid!, "SIGUSR1");
     // The run stopped as on Ctrl-C (exit 130: interrupted, resumable), then the task asked to be requeued.
     expect((await ended).code).toBe(130);
-    expect(readFileSync(join(base, "scontrol.txt"), "utf8")).toBe("requeue 77\n");
+    expect(readFileSync(join(base, "scontrol.txt"), "utf8")).toBe("requeue 77_1\n");
     const manifest = JSON.parse(readFileSync(join(shardFolder(work, 1), "manifest.json"), "utf8")) as { status: string; counts: { runs: number; recorded: number } };
     expect(manifest.status).toBe("interrupted");
     const log = readFileSync(join(work, "logs", "shard-1.log"), "utf8");
