@@ -273,7 +273,7 @@ describe("perceptron-lab compare", () => {
     const regression = cli(["compare", join(folder, "a"), join(folder, "b")]);
     expect(regression.code).toBe(1);
     expect(regression.stdout).toMatch(/^### perceptron-lab compare: REGRESSION\n\nFails: \d+ checks? failed\.\n/);
-    expect(regression.stdout).toMatch(/\| fail \| `converged` \| whole sweep \| 1 \| 0\.566667 \| -0\.4333 \(-43\.33%\) \| -0\.4333 \[-0\.\d+, -0\.\d+\] \| sign test over data sets \(paired\) \|/);
+    expect(regression.stdout).toMatch(/\| fail \| `converged` \| whole sweep \| 1 \| 0\.566667 \| -0\.4333 \(-43\.33 %\) \| -0\.4333 \[-0\.\d+, -0\.\d+\] \| sign test over data sets \(paired\) \|/);
     expect(cli(["compare", join(folder, "a"), join(folder, "missing")]).stderr).toBe(`Error: ${join(folder, "missing")}: no manifest.json; compare needs a complete result folder written by run, run --shard or merge\n`);
   });
 });
