@@ -1,3 +1,4 @@
+import { EXIT } from "./cli-error.js";
 import { recordedLayout } from "../run/table-layout.js";
 import { findManifest } from "../runner/manifest.js";
 import type { Argv } from "yargs";
@@ -30,6 +31,11 @@ export async function mergeHandler(argv: { out: string; shards?: string[]; shard
   const shards = [...(argv.shards ?? []), ...(argv.shardList === undefined ? [] : readShardList(argv.shardList))];
   if (shards.length === 0) throw new UsageError("merge needs the shard folders: as arguments, or one a line in a file given to --shard-list");
   const report = await mergeShards(argv.out, shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
+  if (report.outcome === "already-complete") {
+    // An interrupted merge's final move, finished: the folder is that merge's, complete and checked.
+    if (!argv.quiet) process.stderr.write(`${argv.out} holds the complete merge of these ${shards.length} shards (${report.counts.recorded} runs): nothing left to merge.\n`);
+    return report.counts.errors > 0 ? EXIT.failed : EXIT.ok;
+  }
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, recordedLayout(findManifest(argv.out)).extraBounds));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${shards.length} shards`, report)}\n`);
   if (argv.report) {

@@ -16,6 +16,8 @@ import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import { finishStagedMove, MOVE_JOURNAL, moveStagedResults } from "./staged-move.js";
+import { alreadyComplete } from "./prepare-folder.js";
+import { checkTables } from "./table-record.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo, toolVersion } from "./tool-info.js";
@@ -113,7 +115,16 @@ export async function mergeShards(
   const lock = lockResultFolder(outDir, "merge");
   try {
     if (lock.note !== null) options.onNote?.(`${outDir}: ${lock.note}`);
-    if (finishStagedMove(outDir)) options.onNote?.(`${outDir}: finished the final move of a merge that was interrupted: the folder holds that merge's results`);
+    if (finishStagedMove(outDir)) {
+      options.onNote?.(`${outDir}: finished the final move of a merge that was interrupted: the folder holds that merge's results`);
+      // That merge was of these shards (the same experiment, the same shard count), and it is complete and whole:
+      // the job is done, not refused as "already holds results" (a requeued merge job read that as a failure).
+      const finished = inspectResultFolder(outDir).manifest;
+      if (!options.overwrite && finished?.status === "complete" && finished.experiment.hash === first.experiment.hash && finished.shard === null) {
+        checkTables(outDir, finished, null, { deep: true });
+        return alreadyComplete(outDir, 0, plan);
+      }
+    }
     removeLeftovers(outDir);
     if (inspectResultFolder(outDir).hasResults && !options.overwrite) throw new InputError(`${outDir} already holds results: ${optionsText("overwrite")} replaces them`);
     // The tables are written in a staging folder and moved into place only once every record of every shard
