@@ -68,7 +68,12 @@ describe("kills aimed at every file operation", () => {
         return { k, operation, path, killed: killed.signal, resumed: resumed.code, stderr: resumed.stderr, same };
       }),
     );
-    expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
+    // Every folder resumes to the uninterrupted tables. A kill aimed past the last operation of its own run is not
+    // delivered: a run's background syncs (one a second) number more on a loaded machine, so the traced run may
+    // count more operations than a killed one makes (CI beside other work: 9 of ~70 at the end). Those runs ended
+    // whole; nearly all kills must land.
+    expect(outcomes.filter((o) => !o.same || (o.killed !== "SIGKILL" && o.killed !== null))).toEqual([]);
+    expect(outcomes.filter((o) => o.killed === "SIGKILL").length).toBeGreaterThan(0.75 * outcomes.length);
   });
 
   it("leave a folder that a plain --resume completes, when the kill hits a resume (records gathered, renamed, rewritten)", async () => {
@@ -96,7 +101,9 @@ describe("kills aimed at every file operation", () => {
         return { k, operation, path, killed: killed.signal, resumed: resumed.code, stderr: resumed.stderr, same };
       }),
     );
-    expect(outcomes.filter((o) => o.killed !== "SIGKILL" || !o.same)).toEqual([]);
+    // As above: a kill aimed past the last operation of its own (faster) run is not delivered; nearly all land.
+    expect(outcomes.filter((o) => !o.same || (o.killed !== "SIGKILL" && o.killed !== null))).toEqual([]);
+    expect(outcomes.filter((o) => o.killed === "SIGKILL").length).toBeGreaterThan(0.75 * outcomes.length);
   });
 
   it("leave a merge's folder whole: a kill in its final move is finished by the next merge, never tables without a manifest", async () => {
