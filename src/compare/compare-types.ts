@@ -79,15 +79,3 @@ export function sided(p: number | null, rise: number | null, twoSided: boolean, 
   if (pRise !== null) return pRise;
   return rise !== null && rise > 0 ? p / 2 : 1 - p / 2;
 }
-
-/**
- * A check's p, or null where its test cannot reject at any level given what it conditions on (no discordant
- * pair, no run that failed to converge on either side, no non-zero difference): its smallest attainable p is 1.
- * Such a check leaves the family the corrections count (Tarone 1990: a hypothesis whose smallest attainable p
- * exceeds its level cannot be rejected, so counting it only spends alpha; the family-wise error stays at most
- * alpha). Where a sweep's runs all converge, the convergence check no longer takes 0.8 of the sweep's alpha
- * from the statistic rules.
- */
-export function untestable(cannotReject: boolean, p: number): number | null {
-  return cannotReject ? null : p;
-}

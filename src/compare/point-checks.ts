@@ -3,7 +3,7 @@ import { statistics } from "../aggregate/statistics.js";
 import type { SummaryRow } from "../run/summary-types.js";
 import { type RunRow } from "../run/run-types.js";
 import { pick, POINT_KEYS } from "../vocabulary/point-parameters.js";
-import { changeOf, sided, untestable, type Check, type PointLabel } from "./compare-types.js";
+import { changeOf, sided, type Check, type PointLabel } from "./compare-types.js";
 import { pairedShift, shareChange, twoSampleShift } from "./effect-size.js";
 import type { FailRule, StatisticRule } from "./fail-rule.js";
 import { fisherDropP } from "./fisher-exact.js";
@@ -12,7 +12,6 @@ import { mannWhitney } from "./mann-whitney.js";
 import { columnValues, pairedOutcomes, pairedValues } from "./run-values.js";
 import { signedRank } from "./signed-rank.js";
 import { signTestP } from "./sign-test.js";
-
 
 export function label(row: SummaryRow | RunRow): PointLabel {
   return pick(row, POINT_KEYS);
@@ -40,10 +39,9 @@ export function checkPoint(rule: FailRule, column: string | null, key: string, b
         const count = (b: boolean, c: boolean) => pairs.filter(([x, y]) => x === b && y === c).length;
         const [both, lost, gained, neither] = [count(true, true), count(true, false), count(false, true), count(false, false)];
         const effect = shareChange({ paired: true, both, lost, gained, neither });
-        return { ...common, test: "McNemar (paired)", effect, p: untestable(lost + gained === 0, signTestP(lost, lost + gained)), sizes: { kind: "paired-counts", pairs: pairs.length } };
+        return { ...common, test: "McNemar (paired)", effect, p: signTestP(lost, lost + gained), sizes: { kind: "paired-counts", pairs: pairs.length } };
       }
-      // Every run converged on both sides: no table with these margins can give a p below 1.
-      const p = untestable(before.converged + after.converged === before.runs + after.runs, fisherDropP(before.converged, before.runs, after.converged, after.runs));
+      const p = fisherDropP(before.converged, before.runs, after.converged, after.runs);
       const effect = shareChange({ paired: false, before: before.converged, beforeRuns: before.runs, after: after.converged, afterRuns: after.runs });
       return { ...common, test: "Fisher's exact test", effect, p, sizes: { kind: "two-sample-counts", before: before.runs, after: after.runs } };
     }
@@ -84,7 +82,7 @@ function checkStatistic(rule: StatisticRule, column: string, key: string, point:
     // The runs converged on both sides, paired by repeat: their differences, by the signed-rank test.
     const differences = pairedValues(key, column, baseline, current).map(([b, c]) => c - b);
     const tested = signedRank(differences);
-    return { ...common, test: "Wilcoxon signed-rank (paired)", effect: pairedShift(differences), p: tested === null ? null : sided(tested.p, tested.rise, twoSided), sizes: { kind: "paired", differences } };
+    return { ...common, test: "Wilcoxon signed-rank (paired)", effect: pairedShift(differences), p: sided(tested?.p ?? 1, tested?.rise ?? null, twoSided), sizes: { kind: "paired", differences } };
   }
   const tested = mannWhitney(before, after);
   return { ...common, test: "Mann–Whitney U", effect: twoSampleShift(before, after), p: sided(tested?.p ?? null, tested?.rise ?? null, twoSided, tested?.pRise ?? null), sizes: { kind: "two-sample", before, after } };

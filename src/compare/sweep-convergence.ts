@@ -1,4 +1,4 @@
-import { changeOf, untestable, type Check } from "./compare-types.js";
+import { changeOf, type Check } from "./compare-types.js";
 import { dataKey, type LoadedResults } from "./load-results.js";
 import { clusterBootstrap, permutationTest } from "./resampling.js";
 import { pairedOutcomes, UnitTallies } from "./run-values.js";
@@ -56,7 +56,7 @@ export function sweepConvergence(matched: readonly string[], baseline: LoadedRes
     test: "permutation test over data sets",
     effect,
     // A drop is what fails: the p of the statistic falling.
-    p: tested === null ? null : untestable(new Set([...before.shares, ...after.shares]).size <= 1, tested.pFall),
+    p: tested === null ? null : tested.pFall,
     moved,
     certain: false,
     sizes: { kind: "two-sample", before: before.shares, after: after.shares },
@@ -114,7 +114,7 @@ function pairedSweepConvergence(matched: readonly string[], baseline: LoadedResu
     ...changeOf(share(before), share(after)),
     test: "sign test over data sets (paired)",
     effect: total === 0 ? null : { estimate, low: interval?.low ?? estimate, high: interval?.high ?? estimate, level: 0.95, method: "difference of shares (paired), cluster bootstrap over the data sets" },
-    p: untestable(drops + rises === 0, signTestP(drops, drops + rises)),
+    p: signTestP(drops, drops + rises),
     moved: after < before,
     certain: false,
     sizes: { kind: "paired-counts", pairs: deltas.length },

@@ -151,7 +151,7 @@ function pairedSweepStatistic(rule: StatisticRule, column: string, matched: read
             level: 0.95,
             method: `${relative ? "geometric mean ratio − 1 (paired)" : "mean difference (paired)"} over the data sets, Student's t interval`,
           },
-    p: tested === null ? null : sided(tested.p, tested.rise, twoSided),
+    p: changes.length === 0 ? null : sided(tested?.p ?? 1, tested?.rise ?? null, twoSided),
     moved: change !== null && exceedsThreshold(change, rule, twoSided),
     certain: false,
     sizes: { kind: "paired", differences: changes },
