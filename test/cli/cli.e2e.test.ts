@@ -259,8 +259,7 @@ describe("perceptron-lab compare", () => {
     expect(given.stdout).toContain("48 grid points matched; 98 checks: 0 fail, 0 inconclusive, 98 pass.");
     const json = JSON.parse(cli(["compare", join(folder, "a"), join(folder, "a"), "--json"]).stdout);
     expect(json).toMatchObject({ result: "pass", rules: ["converged", "errors", "median:updates:5%"], matchedPoints: 48, correction: "holm", failures: [] });
-    // Every run converged on both sides: the convergence check cannot reject, has no p, and is not counted (Tarone).
-    expect(json.outcomes[0]).toMatchObject({ rule: "converged", p: null, adjustedP: null, verdict: "pass" });
+    expect(json.outcomes[0]).toMatchObject({ rule: "converged", p: 1, adjustedP: 1, verdict: "pass" });
     expect(json.twoSided).toBe(false);
     const twoSided = cli(["compare", join(folder, "a"), join(folder, "a"), "--two-sided", "--json"]);
     expect(twoSided.code).toBe(0);
