@@ -132,7 +132,8 @@ describe("slurm and check on the command line", () => {
     mkdirSync(bin);
     // A stand-in for node: a run that says it started and ends on SIGTERM (as Ctrl-C stops a sweep); and for scontrol.
     const node = join(bin, "fake-node");
-    writeFileSync(node, `#!/bin/bash\ntrap 'exit 130' TERM\ntouch ${work}/started\nwhile true; do sleep 0.05; done\n`);
+    // (It waits on its child, which the signal's trap ends: no polling, nothing left running.)
+    writeFileSync(node, `#!/bin/bash\nsleep infinity &\nchild=$!\ntrap 'kill $child; exit 130' TERM\ntouch ${work}/started\nwait $child\n`);
     writeFileSync(join(bin, "scontrol"), `#!/bin/sh\necho "$@" >> ${work}/scontrol-calls\nexit \${SCONTROL_STATUS:-0}\n`);
     for (const file of [node, join(bin, "scontrol")]) chmodSync(file, 0o755);
     const scripts = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, time: "01:00:00", requeueBefore: 60, maxRequeues: 2, yes: true });
