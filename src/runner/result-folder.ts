@@ -65,7 +65,8 @@ export function clearResults(outDir: string, keep: ReadonlySet<string> = new Set
   remove(OUTPUT_FILES.runsJsonl);
   remove(PREVIOUS_RUNS);
   for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) remove(file);
-  removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => PLOT_FILES.includes(file) || generatorPlotFiles().includes(file));
+  const plotFiles = new Set([...PLOT_FILES, ...generatorPlotFiles()]);
+  removeOwnFiles(join(outDir, REPORT_FILES.plots), (file) => plotFiles.has(file));
   removeOwnFiles(join(outDir, VIOLATIONS_FOLDER), (file) => VIOLATION_FILE.test(file) && !keep.has(join(VIOLATIONS_FOLDER, file)));
   remove(OUTPUT_FILES.manifest);
 }

@@ -3,8 +3,6 @@ import type { Grid } from "../vocabulary/grid.js";
 import type { FamilyKey } from "../generators/generator-entry.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import { exclusionReason, gridPoints } from "../generators/grid-points.js";
-
-export { exclusionReason, gridCombinations, gridPoints } from "../generators/grid-points.js";
 import { pluginBoundNames } from "../run/table-layout.js";
 import type { RunSpec } from "../run/run-types.js";
 import type { PointParameters } from "../vocabulary/point-parameters.js";
