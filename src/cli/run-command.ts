@@ -22,13 +22,9 @@ import { gridCombinations } from "../generators/grid-points.js";
 import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
-import { DEFAULT_EXPERIMENT, experimentPath, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_EXPERIMENT, experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
 
 export const MAX_THREADS = MAX_POOL_THREADS;
-/** A sweep larger than this is probably a typo in a grid: it needs --yes. */
-export const MAX_RUNS_UNASKED = 10_000_000;
-/** Grid combinations (valid or not) past which planning needs --yes: the walk takes about a second a million. */
-export const MAX_COMBINATIONS_UNASKED = 1_000_000;
 export const DEFAULT_WORKER_MEMORY_MB = 4096;
 
 export function runBuilder(yargs: Argv) {

@@ -6,6 +6,12 @@ import { UsageError } from "./cli-error.js";
 
 export const DEFAULT_EXPERIMENT = "experiments/quick.json";
 
+/** A sweep larger than this is probably a typo in a grid: it needs --yes. */
+export const MAX_RUNS_UNASKED = 10_000_000;
+/** Grid combinations (valid or not) past which planning needs --yes: the walk takes about a second a million. */
+export const MAX_COMBINATIONS_UNASKED = 1_000_000;
+
+
 /** The default experiment: experiments/quick.json here, or the one shipped with the package. */
 export function defaultExperimentPath(): string {
   return existsSync(DEFAULT_EXPERIMENT) ? DEFAULT_EXPERIMENT : join(PACKAGE_ROOT, DEFAULT_EXPERIMENT);

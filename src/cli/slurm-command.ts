@@ -5,11 +5,10 @@ import { shellWord } from "../cluster/shell-word.js";
 import { DEFAULT_ARRAY_LIMIT, DEFAULT_MAX_REQUEUES, writeSlurmJob } from "../cluster/write-slurm-job.js";
 import { gridCombinations } from "../generators/grid-points.js";
 import { planSweep } from "../sweep/plan-sweep.js";
-import { MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED } from "./run-command.js";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { defaultResultFolder } from "../runner/run-experiment.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { experimentPath, setOverrides, wholeNumberFlag } from "./shared-options.js";
+import { experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, setOverrides, wholeNumberFlag } from "./shared-options.js";
 
 export function slurmBuilder(yargs: Argv) {
   return yargs
