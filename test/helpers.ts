@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { generateData } from "../src/generators/generate-data.js";
 import { drawInitialWeights } from "../src/perceptron/initial-weights.js";
 import type { DataVersion } from "../src/random/data-version.js";
@@ -13,23 +13,11 @@ import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run
 import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
 import { toLearnerCoordinates, type LearnerData } from "../src/perceptron/learner-coordinates.js";
 
-/** The temporary folders made by this test file, removed when its tests are done. */
-const temporaryFolders: string[] = [];
-// Registered when a test file first imports this module (vitest evaluates it afresh for each file).
-afterAll(() => {
-  for (const folder of temporaryFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+export { removeTemporaryFolders, temporaryFolder } from "./temporary-folders.js";
 
 /** The four tables of a result folder, by file name: what "byte-identical tables" compares. */
 export function resultTables(folder: string): Record<string, string> {
   return Object.fromEntries(["runs.csv", "runs.jsonl", "summary.csv", "summary.json"].map((file) => [file, readFileSync(join(folder, file), "utf8")]));
-}
-
-/** A fresh temporary folder, removed after the test file's last test. */
-export function temporaryFolder(prefix = "perceptron-lab-"): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  temporaryFolders.push(folder);
-  return folder;
 }
 
 /** A data set from rows of features and labels (nothing planted unless given). */
