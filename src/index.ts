@@ -86,6 +86,7 @@ export { proofFactors, type ProofFactors } from "./bounds/proof-factors.js";
 export { updateRounds, type UpdateRounds } from "./bounds/update-rounds.js";
 export { maxMarginSeparator, type MaxMarginResult } from "./bounds/max-margin-separator.js";
 export { freundSchapireBound, freundSchapireAlong, type FreundSchapire } from "./bounds/freund-schapire.js";
+export { worstOrder, updatesFrom, DEFAULT_WORST_ORDER_BUDGET, type WorstOrder, type WorstOrderOptions } from "./bounds/worst-order.js";
 export { tightestFreundSchapire } from "./bounds/squared-hinge-path.js";
 export { tightestSeparators, type TightestSeparators, type TightestSeparator } from "./bounds/tightest-separators.js";
 export { runSeparators, type RunSeparators } from "./run/run-separators.js";

@@ -1,0 +1,370 @@
+import { addUp, divDown, divUp, mulDown, mulUp, sqrtUp, subDown, UNIT } from "../math/outward-rounding.js";
+import type { LearnerData } from "../perceptron/learner-data.js";
+import { separatorMargin } from "./separator-margin.js";
+
+/**
+ * The most updates any presentation order can make (docs/theory.md, "The worst order"): W*. From ŵ(0) with
+ * step η, after c_i updates on point i the weight is ŵ(0) + η Σ c_i u_i whatever the order that reached it,
+ * so the state is the count vector c; point i can be updated at c iff ŵ(c)·u_i ≤ 0 (the tool's mistake rule),
+ * and W* is the longest path of that finite graph (finite wherever a separator exists).
+ *
+ * The search is depth-first over count vectors, with every state's result kept under its exact integer
+ * counts (never float weights), margins ŵ(c)·u_i carried from parent to child by a row of the Gram matrix,
+ * children tried from the most promising, and a branch cut where its depth plus a proved bound on the updates
+ * still to come from its ŵ(c) (Novikoff's argument from ŵ(c) as a new start, for every known separator)
+ * cannot beat the longest order found. A node budget keeps a run's cost predictable: where it runs out, the
+ * result is a bracket, the longest order found below and the largest proved bound left above.
+ */
+export interface WorstOrder {
+  /** "exact": lower = upper = W*; "bracket": lower ≤ W* ≤ upper. */
+  readonly status: "exact" | "bracket";
+  /** The updates of the longest order found (W* when exact). */
+  readonly lower: number;
+  /** A proved upper bound on W* (W* when exact). */
+  readonly upper: number;
+  /** The states with a mistake whose children were explored (a state cut under one incumbent and met again deeper may be expanded again). */
+  readonly nodes: number;
+  /** The longest order found, as the points updated in turn: presented in this order, the perceptron makes exactly `lower` updates. */
+  readonly order: Int32Array;
+}
+
+export interface WorstOrderOptions {
+  readonly eta: number;
+  readonly initialWeights: Float64Array;
+  /** Separators of the data (any scale); those not proved to separate are left out. At least one must separate. */
+  readonly separators: readonly (Float64Array | null)[];
+  /** The most states the search expands (default DEFAULT_WORST_ORDER_BUDGET). */
+  readonly budget?: number;
+}
+
+/** The default node budget a run: planted n 20, d 5, margin 0.1 completes in most runs well within it (docs/benchmarks.md). */
+export const DEFAULT_WORST_ORDER_BUDGET = 200_000;
+
+/** A count a state may hold at most: counts are kept as UTF-16 code units in the state's key. */
+const MAX_COUNT = 0xffff;
+
+/** What the pruning bound needs of one separator v, in the learner's coordinates. */
+interface Certificate {
+  /** A lower end of g = min_i v·u_i (> 0). */
+  readonly g: number;
+  /** An upper end of ‖v‖². */
+  readonly norm: number;
+  /** v·u_j of every row (float), and Σ_l |v_l u_jl| (their error scale). */
+  readonly along: Float64Array;
+  readonly alongAbs: Float64Array;
+  /** v·ŵ(0), and Σ_l |v_l ŵ(0)_l|. */
+  readonly start: number;
+  readonly startAbs: number;
+}
+
+/** W* of the data from ŵ(0), or null where no separator is proved to separate (then W* may be infinite). */
+export function worstOrder(data: LearnerData, options: WorstOrderOptions): WorstOrder | null {
+  const { n, dim, u } = data;
+  const { eta, initialWeights: w0 } = options;
+  const budget = options.budget ?? DEFAULT_WORST_ORDER_BUDGET;
+  const certificates = options.separators.flatMap((v) => (v === null ? [] : certificateOf(data, v, w0)));
+  if (certificates.length === 0) return null;
+  if (!(eta > 0) || !Number.isFinite(eta)) throw new RangeError(`η must be a positive number, got ${eta}`);
+
+  // The Gram matrix G_ij = u_i·u_j (row i: what an update on i adds to every margin, over η), ‖u_i‖², and the
+  // margins of ŵ(0).
+  const gram = new Float64Array(n * n);
+  const squares = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i; j < n; j++) {
+      let dot = 0;
+      for (let l = 0; l < dim; l++) dot += u[i * dim + l]! * u[j * dim + l]!;
+      gram[i * n + j] = dot;
+      gram[j * n + i] = dot;
+    }
+    squares[i] = gram[i * n + i]!;
+  }
+  // M = max ‖u_i‖², its float sums padded to an upper end.
+  const radiusSquared = mulUp(Math.max(data.radiusSquared, ...squares), 1 + (dim + 4) * 2 * UNIT);
+  // ‖u_i‖ and ‖ŵ(0)‖ up: the scale of a margin's float error (see stepSquareUp).
+  const rowNormsUp = Float64Array.from(squares, (q) => sqrtUp(mulUp(q, 1 + (dim + 4) * 2 * UNIT)));
+  const squaresUp = Float64Array.from(squares, (q) => mulUp(q, 1 + (dim + 4) * 2 * UNIT));
+  let startSquare = 0;
+  for (let l = 0; l < dim; l++) startSquare += w0[l]! * w0[l]!;
+  const startNormUp = sqrtUp(mulUp(startSquare, 1 + (dim + 4) * 2 * UNIT));
+  const radiusUp = sqrtUp(Math.max(data.radiusSquared, ...squares) * (1 + (dim + 4) * 2 * UNIT));
+  const etaSquareUp = mulUp(eta, eta);
+  const rootMargins = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    for (let l = 0; l < dim; l++) dot += w0[l]! * u[i * dim + l]!;
+    rootMargins[i] = dot;
+  }
+
+  // Per depth: the margins ŵ(c)·u_i, v·ŵ(c) for each certificate, and the children's order (reused scratch).
+  const marginsAt: Float64Array[] = [rootMargins];
+  const alongAt: Float64Array[] = [Float64Array.from(certificates, (c) => c.start)];
+  const alongAbsAt: Float64Array[] = [Float64Array.from(certificates, (c) => c.startAbs)];
+  const squareAt: number[] = [];
+  const childrenAt: Int32Array[] = [];
+  const childBoundsAt: Float64Array[] = [];
+  const counts = new Int32Array(n);
+  const path: number[] = [];
+  // Each expanded state: upper bound × 2¹⁷ + (best child + 1) × 2 + exact (exact: the bound is W*(c) itself).
+  const memo = new Map<string, number>();
+  let nodes = 0;
+  let best = -1;
+  let bestOrder: Int32Array = new Int32Array(0);
+  let exhausted = false;
+
+  /** A proved bound on the updates still to come from the state at `depth` whose ‖ŵ(c)‖² has upper end sHi. */
+  const remainingBound = (depth: number, sHi: number): number => {
+    const along = alongAt[depth]!;
+    const alongAbs = alongAbsAt[depth]!;
+    // The float sums behind v·ŵ(c) and ‖ŵ(c)‖² carry at most (depth + dim + 4)·2u of their absolute sums.
+    const relative = (depth + dim + 4) * 2 * UNIT;
+    let smallest = Infinity;
+    for (let k = 0; k < certificates.length; k++) {
+      const c = certificates[k]!;
+      const aLo = subDown(along[k]!, mulUp(relative, alongAbs[k]!));
+      smallest = Math.min(smallest, updatesFrom(divDown(aLo, eta), divUp(sHi, mulDown(eta, eta)), c.g, c.norm, radiusSquared));
+    }
+    return smallest;
+  };
+
+  /** The state's ‖ŵ(c)‖² upper end, from ŵ(c) summed afresh: ŵ(0) + η Σ c_i u_i (O(n·dim), on leaves of the bound only). */
+  const weightSquareUp = (): number => {
+    let square = 0;
+    for (let l = 0; l < dim; l++) {
+      let w = w0[l]!;
+      let wAbs = Math.abs(w);
+      let terms = 0;
+      for (let i = 0; i < n; i++) {
+        const c = counts[i]!;
+        if (c !== 0) {
+          const step = eta * c * u[i * dim + l]!;
+          w += step;
+          wAbs += Math.abs(step);
+          terms++;
+        }
+      }
+      // |ŵ_l| up: the sum's error is at most (terms + 2)·u of its absolute sum (each step η·c·u a product of two roundings).
+      const hi = addUp(Math.abs(w), mulUp((terms + 4) * 2 * UNIT, wAbs));
+      square = addUp(square, mulUp(hi, hi));
+    }
+    return square;
+  };
+
+  /**
+   * ‖ŵ(c + e_i)‖² up from ‖ŵ(c)‖² up at `depth`: + 2η ŵ(c)·u_i + η²‖u_i‖², the margin taken at its upper end.
+   * A margin carried through `depth` Gram rows errs by at most (depth + dim + 4)·2u·‖u_i‖(‖ŵ(0)‖ + η·depth·R).
+   */
+  const stepSquareUp = (depth: number, i: number): number => {
+    const scale = mulUp(rowNormsUp[i]!, addUp(startNormUp, mulUp(eta * (depth + 1), radiusUp)));
+    const marginUp = addUp(marginsAt[depth]![i]!, mulUp((depth + dim + 4) * 2 * UNIT, scale));
+    return addUp(squareAt[depth]!, addUp(mulUp(2 * eta, marginUp), mulUp(etaSquareUp, squaresUp[i]!)));
+  };
+
+  const keyOf = (): string => String.fromCharCode.apply(null, counts as unknown as number[]);
+
+  const record = (depth: number, tail: readonly number[]): void => {
+    if (depth + tail.length <= best) return;
+    best = depth + tail.length;
+    bestOrder = Int32Array.from([...path, ...tail]);
+  };
+
+  /** The rest of the longest order from the current state, following the kept best children (exact states only). */
+  const bestTail = (): number[] => {
+    const tail: number[] = [];
+    const taken: number[] = [];
+    for (;;) {
+      const entry = memo.get(keyOf());
+      const next = entry === undefined ? -1 : Math.floor((entry % 2 ** 17) / 2) - 1;
+      if (next < 0) break;
+      tail.push(next);
+      taken.push(next);
+      counts[next]!++;
+    }
+    for (const i of taken) counts[i]!--;
+    return tail;
+  };
+
+  /** Explores the state of the current counts at `depth`; returns its upper bound and whether it is W*(c). */
+  const explore = (depth: number): { bound: number; exact: boolean } => {
+    const key = keyOf();
+    const known = memo.get(key);
+    if (known !== undefined) {
+      const bound = Math.floor(known / 2 ** 17);
+      const exact = known % 2 === 1;
+      if (exact && depth + bound > best) record(depth, bestTail());
+      // A state cut below an earlier incumbent, met again deeper, may hold a longer order: expanded again.
+      if (exact || exhausted || depth + bound <= best) return { bound, exact };
+    }
+    const margins = marginsAt[depth]!;
+    let mistakes = 0;
+    for (let i = 0; i < n; i++) if (!(margins[i]! > 0)) mistakes++;
+    if (mistakes === 0) {
+      memo.set(key, 1);
+      if (depth > best) record(depth, []);
+      return { bound: 0, exact: true };
+    }
+    const here = remainingBound(depth, squareAt[depth]!);
+    if (exhausted || nodes >= budget || depth + here <= best) {
+      // Out of budget, or cut: this state's proved bound stands for it (not kept: a later, deeper incumbent
+      // may want it explored).
+      if (nodes >= budget) exhausted = true;
+      return { bound: here, exact: false };
+    }
+    nodes++;
+    // Children: every mistaken point, the one with the largest bound after its update first (ties: the
+    // most violated). Their margins are the parent's plus η times the point's Gram row.
+    const next = (marginsAt[depth + 1] ??= new Float64Array(n));
+    const nextAlong = (alongAt[depth + 1] ??= new Float64Array(certificates.length));
+    const nextAlongAbs = (alongAbsAt[depth + 1] ??= new Float64Array(certificates.length));
+    const children = (childrenAt[depth] ??= new Int32Array(n));
+    const childBounds = (childBoundsAt[depth] ??= new Float64Array(n));
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      if (margins[i]! > 0) continue;
+      if (counts[i]! >= MAX_COUNT) {
+        exhausted = true;
+        return { bound: here, exact: false };
+      }
+      children[count] = i;
+      childBounds[i] = -margins[i]!;
+      count++;
+    }
+    // The children's bounds need ŵ(c + e_i): cheap enough per child through the certificates' rows.
+    for (let k = 0; k < count; k++) {
+      const i = children[k]!;
+      for (let c = 0; c < certificates.length; c++) {
+        nextAlong[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
+        nextAlongAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
+      }
+      childBounds[i] = remainingBound(depth + 1, stepSquareUp(depth, i)) * (n + 1) + childBounds[i]! / (Math.abs(childBounds[i]!) + 1);
+    }
+    const order = Array.from(children.subarray(0, count)).sort((a, b) => childBounds[b]! - childBounds[a]!);
+    let bound = 0;
+    let exact = true;
+    let bestChild = -1;
+    let bestExact = -1;
+    for (const i of order) {
+      const row = i * n;
+      for (let j = 0; j < n; j++) next[j] = margins[j]! + eta * gram[row + j]!;
+      for (let c = 0; c < certificates.length; c++) {
+        nextAlong[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
+        nextAlongAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
+      }
+      squareAt[depth + 1] = stepSquareUp(depth, i);
+      counts[i]!++;
+      path.push(i);
+      const child = explore(depth + 1);
+      path.pop();
+      counts[i]!--;
+      if (1 + child.bound > bound) bound = 1 + child.bound;
+      if (child.exact) {
+        if (1 + child.bound > bestExact) {
+          bestExact = 1 + child.bound;
+          bestChild = i;
+        }
+      } else exact = false;
+      // The next level's arrays were overwritten by the child's own children: restore them for the next sibling.
+    }
+    // Exact when the best exact child reaches the largest bound of any child (a cut child's bound is below it).
+    if (!exact && bestExact >= bound) exact = true;
+    if (exact) bound = bestExact;
+    bound = Math.min(bound, Math.floor(here));
+    memo.set(key, bound * 2 ** 17 + (exact ? (bestChild + 1) * 2 + 1 : 0));
+    return { bound, exact };
+  };
+
+  // Seed the incumbent with the greedy orders (each a lower bound on W*), so that the cuts start early.
+  // None is longer than the root's proved bound.
+  squareAt[0] = weightSquareUp();
+  const longest = remainingBound(0, squareAt[0]);
+  for (const rule of ["most-violated", "least-progress", "cyclic"] as const) {
+    const greedy = greedyOrder(data, eta, w0, rule, certificates[0]!.along, gram, rootMargins, longest);
+    if (greedy !== null && greedy.length > best) {
+      best = greedy.length;
+      bestOrder = greedy;
+    }
+  }
+  const root = explore(0);
+  if (root.exact) {
+    // The longest order, along the kept best children: W* updates.
+    const order = Int32Array.from(bestTail());
+    if (order.length !== root.bound) throw new Error(`the worst order's search lost its path: ${order.length} updates kept, W* = ${root.bound}`);
+    return { status: "exact", lower: root.bound, upper: root.bound, nodes, order };
+  }
+  const upper = Math.max(root.bound, best);
+  return { status: upper === best ? "exact" : "bracket", lower: best, upper, nodes, order: bestOrder };
+}
+
+/**
+ * The largest k with (A + k g)² ≤ ‖v‖² (s + k M) or A + k g < 0, rounded outward to an upper bound: after k
+ * updates from a weight with v·ŵ/η ≥ A and ‖ŵ‖²/η² ≤ s, v·ŵ grows by at least η g an update and ‖ŵ‖² by at
+ * most η² M (an update is made on a mistake, ŵ·u ≤ 0), and v·ŵ ≤ ‖v‖ ‖ŵ‖ (docs/theory.md, "The worst order").
+ */
+export function updatesFrom(A: number, s: number, g: number, norm: number, M: number): number {
+  // g² k² − L k − C ≤ 0 with L = ‖v‖²M − 2Ag and C = ‖v‖²s − A²: its larger root (L + √(L² + 4g²C)) / 2g², which
+  // grows with L and C; each evaluated at the given point with every operation rounded up (C ≥ 0 exactly, by
+  // Cauchy–Schwarz where A = v·ŵ/η; at a lower A it is clamped at 0, which only raises the root).
+  const L = addUp(mulUp(norm, M), -mulDown(2 * g, A));
+  const C = Math.max(0, addUp(mulUp(norm, s), -mulDown(A, A)));
+  const discriminant = addUp(mulUp(L, L), mulUp(mulUp(2 * g, 2 * g), C));
+  const root = divUp(addUp(L, sqrtUp(discriminant)), mulDown(2 * g, g));
+  return Math.floor(root);
+}
+
+/** The pruning bound's facts about a separator, or nothing where it is not proved to separate. */
+function certificateOf(data: LearnerData, v: Float64Array, w0: Float64Array): Certificate[] {
+  const { a, s } = separatorMargin(data, v);
+  if (!(a.lo > 0)) return [];
+  const { n, dim, u } = data;
+  const along = new Float64Array(n);
+  const alongAbs = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let dot = 0;
+    let abs = 0;
+    for (let l = 0; l < dim; l++) {
+      const p = v[l]! * u[i * dim + l]!;
+      dot += p;
+      abs += Math.abs(p);
+    }
+    along[i] = dot;
+    alongAbs[i] = abs;
+  }
+  let start = 0;
+  let startAbs = 0;
+  for (let l = 0; l < dim; l++) {
+    start += v[l]! * w0[l]!;
+    startAbs += Math.abs(v[l]! * w0[l]!);
+  }
+  return [{ g: a.lo, norm: s.hi, along, alongAbs, start, startAbs: startAbs + Math.abs(start) }];
+}
+
+/** The adversarial rules a greedy order follows (docs/theory.md, "Adversarial orders"). */
+export type GreedyRule = "most-violated" | "least-progress" | "cyclic";
+
+/**
+ * The order one greedy rule makes: at each step the mistaken point it picks (most-violated: the smallest
+ * ŵ·u_i; least-progress: the smallest v·u_i; cyclic: the next mistaken one after the last update, in index
+ * order), until none is mistaken. null past `limit` updates.
+ */
+function greedyOrder(data: LearnerData, eta: number, w0: Float64Array, rule: GreedyRule, along: Float64Array, gram: Float64Array, rootMargins: Float64Array, limit: number): Int32Array | null {
+  const { n } = data;
+  const margins = Float64Array.from(rootMargins);
+  const order: number[] = [];
+  let last = n - 1;
+  for (;;) {
+    let pick = -1;
+    for (let k = 0; k < n; k++) {
+      const i = rule === "cyclic" ? (last + 1 + k) % n : k;
+      if (margins[i]! > 0) continue;
+      if (pick < 0) pick = i;
+      else if (rule === "most-violated" && margins[i]! < margins[pick]!) pick = i;
+      else if (rule === "least-progress" && along[i]! < along[pick]!) pick = i;
+      if (rule === "cyclic") break;
+    }
+    if (pick < 0) return Int32Array.from(order);
+    if (order.length >= limit) return null;
+    order.push(pick);
+    last = pick;
+    for (let j = 0; j < n; j++) margins[j] = margins[j]! + eta * gram[pick * n + j]!;
+  }
+}
