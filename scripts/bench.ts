@@ -9,9 +9,10 @@ import { median } from "./bench/timing.js";
 import { peer } from "./bench/peer-section.js";
 import { sweep, scaling, scalingLarge, grid, memory } from "./bench/sweep-sections.js";
 import { kernel, generation, STAGES, stages, maxMargin } from "./bench/in-process-sections.js";
+import { worstOrderSection } from "./bench/worst-order-section.js";
 import { HEAVY_GRID } from "./bench/grids.js";
 /**
- * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,stages,maxMargin,sweep,grid,scaling,scalingLarge,peer,memory]: the figures of the speed work, measured here and never asserted
+ * npm run bench [-- --json] [-- --full] [-- --c-reference] [-- --only kernel,generation,stages,maxMargin,sweep,grid,scaling,scalingLarge,peer,memory,worstOrder]: the figures of the speed work, measured here and never asserted
  * in a test (the machine is shared and noisy). Prints a table; with --json, one JSON object as the last
  * line of output. Medians of several repetitions after half a second of warm-up.
  *
@@ -80,6 +81,8 @@ import { HEAVY_GRID } from "./bench/grids.js";
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
+ * worstOrder  (--full, or named in --only; minutes) the exact worst order's reach: at margins 0.05, 0.1, 0.2 and
+ *             d 5, 10, the largest planted n at which W* is exact in ≥ 90 % of 10 runs (scripts/bench/worst-order-section.ts).
  *
  * kernel, generation, stages and maxMargin run the TypeScript sources (under tsx); sweep and memory the compiled
  * output (dist/, which `npm install` builds; `npm run build` after a change).
@@ -91,7 +94,7 @@ const cReference = process.argv.includes("--c-reference");
 /** --only kernel,generation,stages,maxMargin,sweep,grid,scaling,peer,memory: a subset of the sections (all by default). */
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt < 0 ? null : (process.argv[onlyAt + 1] ?? "").split(",");
-const SECTIONS = ["kernel", "generation", "stages", "maxMargin", "sweep", "grid", "scaling", "scalingLarge", "peer", "memory"];
+const SECTIONS = ["kernel", "generation", "stages", "maxMargin", "sweep", "grid", "scaling", "scalingLarge", "peer", "memory", "worstOrder"];
 const unknown = only?.filter((section) => !SECTIONS.includes(section)) ?? [];
 if (unknown.length > 0) {
   console.error(`bench: --only ${unknown.map((section) => JSON.stringify(section)).join(", ")}: no such section (${SECTIONS.join(", ")})`);
@@ -119,6 +122,7 @@ const results = {
   ...((full && only === null) || only?.includes("scalingLarge") ? { scalingLarge: scalingLarge() } : {}),
   ...(want("peer") ? { peer: peer() } : {}),
   ...(full && want("memory") ? { memory: memory() } : {}),
+  ...((full && only === null) || only?.includes("worstOrder") ? { worstOrder: worstOrderSection() } : {}),
 };
 
 const e = (value: number) => value.toExponential(2);
@@ -179,4 +183,12 @@ if (results.peer) {
   }
 }
 if (results.memory) console.log(`memory, 1 000 000 runs, 2 threads peak RSS ${Math.round(results.memory.peakRssMb)} MB`);
+if (results.worstOrder) {
+  console.log("worst order, exact W* in >= 90 % of 10 planted runs (bias, w(0) = 0, eta 1, default budget): largest n");
+  for (const row of results.worstOrder) {
+    const at = row.largest === null ? "none of the ladder" : `n ${row.largest.n} (${Math.round(row.largest.exactShare * 100)} % exact, ${row.largest.cpuSecondsPerRun.toFixed(2)} s CPU a run, median W* ${row.largest.medianLower} vs cyclic ${row.largest.medianCyclic})`;
+    const past = row.failed === null ? "" : `; n ${row.failed.n}: ${Math.round(row.failed.exactShare * 100)} % exact`;
+    console.log(`  d ${row.d}, margin ${row.margin}: ${at}${past}`);
+  }
+}
 if (json) console.log(JSON.stringify(results));

@@ -40,6 +40,12 @@ export interface WorstOrderOptions {
 /** The default node budget a run: planted n 20, d 5, margin 0.1 completes in most runs well within it (docs/benchmarks.md). */
 export const DEFAULT_WORST_ORDER_BUDGET = 200_000;
 
+/**
+ * The deepest state the search expands: it recurses once a level, and a thread's stack holds about 4 000 of its
+ * frames (three-point at c = 100, W* = 5 001, overflowed). Deeper, a state's proved bound stands for it (a bracket).
+ */
+export const MAX_WORST_ORDER_DEPTH = 2_000;
+
 /** A count a state may hold at most: counts are kept as UTF-16 code units in the state's key. */
 const MAX_COUNT = 0xffff;
 
@@ -204,7 +210,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
       return { bound: 0, exact: true };
     }
     const here = remainingBound(depth, squareAt[depth]!);
-    if (exhausted || nodes >= budget || depth + here <= best) {
+    if (exhausted || nodes >= budget || depth >= MAX_WORST_ORDER_DEPTH || depth + here <= best) {
       // Out of budget, or cut: this state's proved bound stands for it (not kept: a later, deeper incumbent
       // may want it explored).
       if (nodes >= budget) exhausted = true;

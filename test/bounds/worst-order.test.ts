@@ -6,6 +6,8 @@ import type { LearnerData } from "../../src/perceptron/learner-data.js";
 import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { createRandom, type Uniform } from "../../src/random/seeded-random.js";
 import { learnerOf } from "../helpers.js";
+import { generateThreePoint } from "../../src/generators/three-point.js";
+import { plantedSeparator, toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 
 /**
  * The longest order by brute force: every sequence of updates on mistaken points, no memo, no cut, ŵ summed
@@ -148,6 +150,23 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
     expect(found.lower).toBeLessThan(found.upper);
     expect(found.nodes).toBeLessThanOrEqual(50);
     expect(replay(data, 1, w0, found.order)).toEqual({ updates: found.lower, allMistakes: true });
+  });
+
+  it("on three-point data, is the cyclic order's 1 + ⌊c²/2⌋: no order is worse (docs/theory.md); past the depth limit, a bracket", () => {
+    for (const c of [2, 3, 5, 10, 30]) {
+      const data = generateThreePoint(c);
+      const learner = toLearnerCoordinates(data, true);
+      const found = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators: [plantedSeparator(data, true)] })!;
+      expect(found).toMatchObject({ status: "exact", lower: 1 + Math.floor((c * c) / 2), upper: 1 + Math.floor((c * c) / 2) });
+    }
+    // c = 100: W* = 5 001 is deeper than the search recurses; the cyclic incumbent stands below, the proved bound above.
+    const data = generateThreePoint(100);
+    const learner = toLearnerCoordinates(data, true);
+    const deep = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators: [plantedSeparator(data, true)] })!;
+    expect(deep.status).toBe("bracket");
+    expect(deep.lower).toBe(5001);
+    expect(deep.upper).toBeGreaterThan(5001);
+    expect(deep.upper).toBeLessThanOrEqual(10_001);
   });
 
   it("is null where no separator is proved to separate", () => {
