@@ -85,7 +85,9 @@ export const gridSchema = z
       .describe('Initial weights ŵ(0): "zero", "normal:<scale>" or "uniform:<scale>"; default "zero".'),
     order: oneOrMany(z.enum(ORDERS, { error: `must be one of ${ORDERS.join(", ")}` }))
       .optional()
-      .describe('Presentation order: "cyclic" or "shuffle" (a seeded permutation each epoch); default "cyclic".'),
+      .describe(
+        'Presentation order: "cyclic", "shuffle" (a seeded permutation each epoch), or an adversarial rule that updates one mistaken point a step: "most-violated" (smallest ŵ·u), "least-progress" (smallest v·u for the max-margin v), "most-growth" (largest ‖u‖² + 2ŵ·u/η), "random-mistake" (seeded uniform: the textbook PLA); default "cyclic".',
+      ),
   })
   .describe("One grid: the sweep is the Cartesian product of its lists.");
 

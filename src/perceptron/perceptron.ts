@@ -29,6 +29,8 @@ export interface PerceptronOptions {
    * that does not ask pays nothing for them.
    */
   readonly counts?: Int32Array;
+  /** v·u_i of every row for the separator the least-progress order attacks (adversarial-orders.ts); only that order reads it. */
+  readonly progress?: ArrayLike<number>;
 }
 
 export interface PerceptronResult {
@@ -42,6 +44,11 @@ export interface PerceptronResult {
   readonly lastEpochMistakes: number;
   /** The final ŵ, bias last. */
   readonly weights: Float64Array;
+  /**
+   * Under an adversarial order, the most updates on any one point: a point is presented only when it is
+   * updated, so the Freund–Schapire bound's E is this, not the epochs. Absent for cyclic and shuffled runs.
+   */
+  readonly mostUpdatesOnAPoint?: number;
 }
 
 /**
@@ -53,6 +60,7 @@ export interface PerceptronResult {
 export function trainPerceptron(data: LearnerData, options: PerceptronOptions): PerceptronResult {
   const { n, dim, u } = data;
   const { eta, order, maxEpochs } = options;
+  if (order !== "cyclic" && order !== "shuffle") throw new TypeError(`the ${order} order picks among mistakes: run it with runPerceptron (perceptron-kernel.ts)`);
   const random = checkOptions(data, options);
   const counts = options.counts;
   const w = Float64Array.from(options.initialWeights);
@@ -95,7 +103,7 @@ export function checkOptions(data: LearnerData, options: PerceptronOptions): Uni
   if (options.initialWeights.length !== data.dim) {
     throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${data.dim}`);
   }
-  if (options.order === "shuffle" && options.random === undefined) throw new TypeError("a shuffled order needs a random stream");
+  if ((options.order === "shuffle" || options.order === "random-mistake") && options.random === undefined) throw new TypeError(`the ${options.order} order needs a random stream`);
   if (options.counts !== undefined && options.counts.length !== data.n) throw new RangeError(`update counts have length ${options.counts.length}, expected ${data.n}`);
   return options.random;
 }

@@ -106,6 +106,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   const initialWeights = drawInitialWeights(options.init, learner.dim, () => createDraws(options.seed, "init", version));
   // Both calls' options in one shape, written out: an object made by spreads cost a small run ~2 µs to make
   // and to read (trainPerceptronWasm's loads of its fields).
+  const progress = options.order === "least-progress" ? progressAlong(data, learner, options.bias, analysis.optimal !== false) : undefined;
   const training = (random: Uniform | undefined, counts: Int32Array | undefined, onEpoch: PerceptronOptions["onEpoch"]): PerceptronOptions => ({
     eta: options.eta,
     initialWeights,
@@ -114,8 +115,9 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     random,
     counts,
     onEpoch,
+    progress,
   });
-  const orderStream = () => (options.order === "shuffle" ? createDraws(options.seed, "order", version).uniform : undefined);
+  const orderStream = () => (options.order === "shuffle" || options.order === "random-mistake" ? createDraws(options.seed, "order", version).uniform : undefined);
   const modes = analysis.bounds ?? ALL_BOUNDS;
   // The a-posteriori columns need the updates point by point: counted only where they are asked for.
   const counts = modes.factors !== "never" || modes.mistakeSet !== "never" ? new Int32Array(learner.n) : undefined;
@@ -152,12 +154,15 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
   }
 
   const zeroInit = allZero(initialWeights);
+  // Freund–Schapire's E: the most times a point was presented. A cyclic or shuffled run presents each point once
+  // an epoch; an adversarial one presents a point only to update it (docs/theory.md, "Adversarial orders").
+  const presentations = perceptron.mostUpdatesOnAPoint ?? perceptron.epochs;
   const withOptimal = analysis.optimal !== false && learner.n * learner.dim * learner.dim <= TIGHTEST_LIMIT;
   const notKnownSeparable = analysis.beyondSeparable === true || separable !== true;
   const freundSchapire = zeroInit && computes(modes.freundSchapire, notKnownSeparable)
     ? {
-        planted: planted === null ? null : freundSchapireAlong(learner, planted, perceptron.epochs, plantedDots),
-        tightest: withOptimal ? tightestFreundSchapire(learner, perceptron.epochs, [planted, maxMargin?.separator ?? null]) : null,
+        planted: planted === null ? null : freundSchapireAlong(learner, planted, presentations, plantedDots),
+        tightest: withOptimal ? tightestFreundSchapire(learner, presentations, [planted, maxMargin?.separator ?? null]) : null,
       }
     : null;
   const tightest =
@@ -228,3 +233,18 @@ function separatorDots({ n, dim, u }: LearnerData, separator: Float64Array): Flo
 
 /** This thread's scratch of separatorDots. */
 const SEPARATOR_DOTS = new ScratchArray();
+
+/**
+ * v·u_i of every row for the least-progress order: v the max-margin separator (solved before the run, without the
+ * run's weights as a certificate), else the planted one where it separates. A RangeError where neither is known:
+ * the order has nothing to attack (an error row).
+ */
+function progressAlong(data: DataSet, learner: LearnerData, bias: boolean, optimal: boolean): Float64Array {
+  const solved = optimal ? maxMarginSeparator(learner).separator : undefined;
+  const planted = plantedSeparator(data, bias);
+  const v = solved ?? (planted !== null && separatorDots(learner, planted).every((dot) => dot > 0) ? planted : null);
+  if (v === null) throw new RangeError("the least-progress order needs a separator of the data: the max-margin one was not found (or optimal is off) and the planted one does not separate");
+  const dots = new Float64Array(learner.n);
+  rowDots(learner.u, learner.n, learner.dim, v, dots);
+  return dots;
+}

@@ -90,11 +90,11 @@ function* sweepPoints(experiment: Experiment): Generator<SweepPoint> {
 
 /**
  * Whether a point's repeats are one run repeated: data that no seed draws (a fixed family, a data file
- * without label noise), from ŵ(0) = 0, in the cyclic order. Their statistics are those of one run, not of independent ones.
+ * without label noise), from ŵ(0) = 0, in an order that draws nothing (cyclic, or an adversarial rule but random-mistake). Their statistics are those of one run, not of independent ones.
  */
 export function repeatsIdentical(p: PointParameters): boolean {
   // Label noise draws from the run's data stream, whatever the generator: each repeat flips its own labels.
-  return !generatorEntry(p.generator).seeded && !((p.noise ?? 0) > 0) && p.init === "zero" && p.order === "cyclic";
+  return !generatorEntry(p.generator).seeded && !((p.noise ?? 0) > 0) && p.init === "zero" && p.order !== "shuffle" && p.order !== "random-mistake";
 }
 
 /** The grid points whose repeats are one run repeated (see repeatsIdentical); 0 with a single repeat. */

@@ -8,7 +8,13 @@
 export type GeneratorName = string;
 
 /** The presentation orders of the perceptron: every epoch in index order, or a seeded permutation each epoch. */
-export const ORDERS = ["cyclic", "shuffle"] as const;
+/**
+ * The adversarial orders (docs/theory.md, "Adversarial orders"): each step updates one mistaken point, chosen
+ * by a rule that attacks a step of the proof (or uniformly: the textbook PLA). Lower bounds on the worst order.
+ */
+export const ADVERSARIAL_ORDERS = ["most-violated", "least-progress", "most-growth", "random-mistake"] as const;
+export type AdversarialOrder = (typeof ADVERSARIAL_ORDERS)[number];
+export const ORDERS = ["cyclic", "shuffle", ...ADVERSARIAL_ORDERS] as const;
 export type PresentationOrder = (typeof ORDERS)[number];
 
 /** The parameters of one grid point; null where the generator does not use the key. */
