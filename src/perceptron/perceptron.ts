@@ -103,7 +103,8 @@ export function checkOptions(data: LearnerData, options: PerceptronOptions): Uni
   if (options.initialWeights.length !== data.dim) {
     throw new RangeError(`initial weights have length ${options.initialWeights.length}, expected ${data.dim}`);
   }
-  if ((options.order === "shuffle" || options.order === "random-mistake") && options.random === undefined) throw new TypeError(`the ${options.order} order needs a random stream`);
+  if (options.order === "shuffle" && options.random === undefined) throw new TypeError("a shuffled order needs a random stream");
+  if (options.order === "random-mistake" && options.random === undefined) throw new TypeError("the random-mistake order needs a random stream");
   if (options.counts !== undefined && options.counts.length !== data.n) throw new RangeError(`update counts have length ${options.counts.length}, expected ${data.n}`);
   return options.random;
 }

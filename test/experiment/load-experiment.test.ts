@@ -29,7 +29,7 @@ const CATALOGUE: [string, unknown, string][] = [
   ["an init without a valid scale", withGrid({ init: ["zero", "normal:x"] }), 'x.json: grid.init[1]: "normal:x" has no valid scale: use a finite number > 0, as in "normal:1"'],
   ["a negative init scale", withGrid({ init: "uniform:-1" }), 'x.json: grid.init: "uniform:-1" has no valid scale: use a finite number > 0, as in "uniform:1"'],
   ["an unknown init", withGrid({ init: "gauss:1" }), 'x.json: grid.init: "gauss:1" is not a valid init: use "zero", "normal:<scale>" or "uniform:<scale>" with scale > 0'],
-  ["an unknown order", withGrid({ order: "random" }), 'x.json: grid.order: "random" must be one of cyclic, shuffle'],
+  ["an unknown order", withGrid({ order: "random" }), 'x.json: grid.order: "random" must be one of cyclic, shuffle, most-violated, least-progress, most-growth, random-mistake'],
   ["an unknown generator", withGrid({ generator: "gaussian" }), 'x.json: grid.generator: "gaussian" must be one of planted, orthonormal, hadamard, three-point, csv'],
   ["a string for a boolean", withGrid({ bias: "yes" }), 'x.json: grid.bias: "yes" must be true or false'],
   ["a missing n", { ...base, grid: { d: 2, margin: 0.1 } }, "x.json: grid.n is required by the planted generator"],
