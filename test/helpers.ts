@@ -32,7 +32,8 @@ export function learnerOf(vectors: readonly (readonly number[])[]): LearnerData 
 }
 
 /** Every bound, as `bounds: "all"` resolves: what the tests of the bounds' values compute. */
-export const EVERY_BOUND_KEY: BoundsDeclaration = [...BOUND_KEYS];
+// But the worst order: a search over presentation orders, seconds a run at the runs' n 50 (its own tests ask for it).
+export const EVERY_BOUND_KEY: BoundsDeclaration = BOUND_KEYS.filter((key) => key !== "worstOrder");
 
 /** A planted run spec (n = 50, d = 5, γ = 0.1, R = 1, with bias, η = 1, ŵ(0) = 0, cyclic, max-margin on), overridable. */
 export function runSpec(overrides: Partial<RunSpec> = {}): RunSpec {

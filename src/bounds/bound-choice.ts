@@ -16,7 +16,7 @@ type APrioriKey = SeparatorBoundName | "best" | "tightest" | "freundSchapire";
  * The a-posteriori names (docs/theory.md, "Why a bound is loose" and "Mistake-set bounds"): measured on the
  * run's own update rounds, listed by name only (never in "all" or the default), never part of `best`.
  */
-export const A_POSTERIORI_KEYS = ["factors", "mistakeSet"] as const;
+export const A_POSTERIORI_KEYS = ["factors", "mistakeSet", "worstOrder"] as const;
 /** The names `bounds` takes, in column order. */
 export type BoundKey = APrioriKey | (typeof A_POSTERIORI_KEYS)[number];
 export const BOUND_KEYS: readonly BoundKey[] = [...A_PRIORI_KEYS, ...A_POSTERIORI_KEYS];
@@ -59,6 +59,20 @@ export function factorColumn<S extends "planted" | "optimal">(separator: S, fact
 /** The factors' columns, separator by separator. */
 export const FACTOR_COLUMNS = (["planted", "optimal"] as const).flatMap((separator) => PROOF_FACTORS.map((factor) => factorColumn(separator, factor)));
 
+/**
+ * The worst order's columns (docs/theory.md, "The worst order"), when `bounds` lists worstOrder: they follow
+ * the tool's own and any plug-in's (run/table-layout.ts), so that a table without them keeps its bytes. Bound-like
+ * (a median in the summaries): the longest order found (W* when exact), the proved upper bound (W* when exact:
+ * exact iff the two are equal) and the states the search expanded. Ratio-like (statistics in the summaries):
+ * the run's updates over W*, and W* over each bound of each separator and over the best, where W* is exact.
+ */
+export const WORST_ORDER_BOUND_COLUMNS = ["worstOrderLower", "worstOrderUpper", "worstOrderNodes"] as const;
+export const WORST_ORDER_RATIO_COLUMNS = [
+  "worstOrderLuck",
+  ...(["planted", "optimal"] as const).flatMap((separator) => SEPARATOR_BOUNDS.map((bound) => `${separator}${capitalised(bound.name)}WorstRatio`)),
+  "bestWorstRatio",
+] as const;
+
 /** A name with its first letter in capitals: the stem of a column (novikoff → plantedNovikoffBound). */
 export function capitalised<S extends string>(text: S): Capitalize<S> {
   return (text.charAt(0).toUpperCase() + text.slice(1)) as Capitalize<S>;
@@ -96,6 +110,12 @@ export const BOUND_ENTRIES: Readonly<Record<BoundKey, BoundEntry>> = {
     byDefault: "never",
     cost: "the updates counted point by point in the kernel, then a pass over the rows updated on, a separator",
   },
+  worstOrder: {
+    key: "worstOrder",
+    columns: [...WORST_ORDER_BOUND_COLUMNS, ...WORST_ORDER_RATIO_COLUMNS],
+    byDefault: "never",
+    cost: "an exact search over presentation orders, up to worstOrderBudget states a run (default 200 000, ~7 µs each: ~1.5 s at most)",
+  },
 };
 
 /** Every a-priori name computed on every run: `bounds: "all"`, and what folders of tools before 0.8 computed. */
@@ -130,6 +150,11 @@ export function resolveBounds(input: string | readonly string[] | undefined): Bo
     return named.length === 0 ? "default" : ["default", ...named];
   }
   return BOUND_KEYS.filter((key) => (all && isAPriori(key)) || listed.includes(key));
+}
+
+/** Whether a declaration lists the worst order (its columns join the tables: run/table-layout.ts). */
+export function declaresWorstOrder(declared: BoundsDeclaration | undefined): boolean {
+  return declared !== undefined && declared !== "default" && declared.includes("worstOrder");
 }
 
 /** The declaration recorded in a manifest: folders written before the `bounds` key computed every a-priori bound. */

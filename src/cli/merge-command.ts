@@ -36,7 +36,7 @@ export async function mergeHandler(argv: { out: string; shards?: string[]; shard
     if (!argv.quiet) process.stderr.write(`${argv.out} holds the complete merge of these ${shards.length} shards (${report.counts.recorded} runs): nothing left to merge.\n`);
     return report.counts.errors > 0 ? EXIT.failed : EXIT.ok;
   }
-  process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, recordedLayout(findManifest(argv.out)).extraBounds));
+  process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, recordedLayout(findManifest(argv.out)).groups));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${shards.length} shards`, report)}\n`);
   if (argv.report) {
     const page = await writeReport(argv.out, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });

@@ -1,4 +1,4 @@
-import { pluginBoundNames } from "../run/table-layout.js";
+import { layoutGroups, pluginBoundNames } from "../run/table-layout.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
@@ -185,7 +185,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
     process.stderr.write(`Interrupted: ${report.counts.recorded} of ${report.counts.runs} runs written to ${report.outDir}/. Resume with:\n  ${resumeCommand}\n`);
     return EXIT.interrupted;
   }
-  if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, pluginBoundNames(experiment.plugins)));
+  if (shard === undefined) process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, layoutGroups(pluginBoundNames(experiment.plugins), experiment.bounds)));
   info(closingLine(shard === undefined ? experiment.name : `${experiment.name} shard ${shard.index}/${shard.count}`, report));
   if (shard === undefined && argv.report) await reportStep(report.outDir, info);
   if (shard !== undefined) info(`Join the ${shard.count} shards with: perceptron-lab merge <out> <shard folders...>`);

@@ -107,6 +107,9 @@ export const experimentSchema = z
       .describe("Experiment seed; every run's seed is a hash of it and the run's own parameters; default 1."),
     repeats: positiveInteger.optional().describe("Runs per grid point, each with its own seed; default 1."),
     maxEpochs: positiveInteger.optional().describe("Epoch cap of every run (converged: false when reached); default 100000."),
+    worstOrderBudget: positiveInteger
+      .optional()
+      .describe("With bounds listing worstOrder: the most states the exact search over presentation orders expands a run (past it, a bracket); default 200000 (docs/theory.md, \"The worst order\")."),
     optimal: z
       .boolean({ error: "must be true or false" })
       .optional()

@@ -22,6 +22,8 @@ export interface Experiment {
   readonly grids: readonly Grid[];
   /** Every data file the grids name, by name as written: where it was read, its SHA-256 and its shape. */
   readonly dataFiles: Readonly<Record<string, DataFileInfo>>;
+  /** The worst order's node budget a run (bounds: worstOrder; docs/theory.md, "The worst order"); absent: the default. */
+  readonly worstOrderBudget?: number;
   /** Its plug-in files (docs/plugins.md), by name as written: where each was loaded, its SHA-256, what it defines; absent without. */
   readonly plugins?: Readonly<Record<string, PluginInfo>>;
 }

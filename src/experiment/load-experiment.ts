@@ -150,6 +150,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     dataVersion: input.dataVersion ?? LATEST_DATA_VERSION,
     grids: resolvedGrids,
     dataFiles: files.infos,
+    ...(input.worstOrderBudget === undefined ? {} : { worstOrderBudget: input.worstOrderBudget }),
     ...(pluginNames.length === 0 ? {} : { plugins }),
   };
 }

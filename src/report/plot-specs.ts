@@ -8,6 +8,7 @@ import { freundSchapirePlot } from "./plot-freund-schapire.js";
 import { proofFactorsPlot } from "./plot-proof-factors.js";
 import { tightnessPlot } from "./plot-tightness.js";
 import { updatesVsBoundsPlot } from "./plot-updates-vs-bounds.js";
+import { worstOrderPlot, worstRatioPlot } from "./plot-worst-order.js";
 
 export { PLOT_FILES, type Plot } from "./plot.js";
 
@@ -33,6 +34,8 @@ export function reportPlots(summary: readonly SummaryRow[], runs: readonly RunRo
     convergedSharePlot(input),
     freundSchapirePlot(input),
     proofFactorsPlot(input),
+    worstOrderPlot(input),
+    worstRatioPlot(input),
   ];
   // The caption travels with the specification (Vega-Lite's description), so a .vl.json says what it shows.
   return plots.filter((plot): plot is Plot => plot !== null).map((plot) => ({ ...plot, spec: { $schema: plot.spec.$schema, description: plot.caption, ...plot.spec } }));

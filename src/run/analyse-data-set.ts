@@ -5,6 +5,7 @@ import { tightestFreundSchapire } from "../bounds/squared-hinge-path.js";
 import { tightestSeparators, type TightestSeparators } from "../bounds/tightest-separators.js";
 import { maxMarginSeparator, type MaxMarginResult } from "../bounds/max-margin-separator.js";
 import { aPosterioriOf, type APosteriori } from "./a-posteriori.js";
+import { DEFAULT_WORST_ORDER_BUDGET, worstOrder, type WorstOrder } from "../bounds/worst-order.js";
 import type { DataSet } from "../vocabulary/data-set.js";
 import { rowDots } from "../perceptron/row-passes.js";
 import { ScratchArray, type Float64Allocator } from "../math/scratch-array.js";
@@ -51,6 +52,8 @@ export interface AnalysisOptions {
   readonly beyondSeparable?: boolean;
   /** The plug-in bounds to compute from each separator (docs/plugins.md); none by default. */
   readonly extraBounds?: readonly string[];
+  /** The worst order's node budget, where `bounds` lists worstOrder (default DEFAULT_WORST_ORDER_BUDGET). */
+  readonly worstOrderBudget?: number | undefined;
 }
 
 export interface Analysis {
@@ -86,6 +89,8 @@ export interface Analysis {
   readonly tightest: TightestSeparators | null;
   /** The proof's four factors and the mistake-set bounds (docs/theory.md), where `bounds` lists them; else null. */
   readonly aPosteriori: APosteriori | null;
+  /** The most updates over every order (docs/theory.md, "The worst order"), where `bounds` lists worstOrder and a separator is known; else null. */
+  readonly worstOrder: WorstOrder | null;
 }
 
 /**
@@ -179,6 +184,11 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
           optimal: maxMargin?.separator && optimal !== null ? { separator: maxMargin.separator, margin: optimal.margin } : null,
           freundSchapire,
         });
+  // The worst order: from the same ŵ(0) and η, cut by the planted and the max-margin separators (each only where proved to separate).
+  const worst =
+    modes.worstOrder === "always"
+      ? worstOrder(learner, { eta: options.eta, initialWeights, separators: [planted, maxMargin?.separator ?? null], budget: analysis.worstOrderBudget ?? DEFAULT_WORST_ORDER_BUDGET })
+      : null;
   return {
     perceptron,
     initialWeights,
@@ -194,6 +204,7 @@ export function analyseDataSet(data: DataSet, options: LearnerOptions, analysis:
     freundSchapire,
     tightest,
     aPosteriori,
+    worstOrder: worst,
   };
 }
 

@@ -1,6 +1,8 @@
 import { boundModes, capitalised, FACTOR_COLUMNS, PROOF_FACTORS, type BoundModes, type BoundsDeclaration } from "../bounds/bound-choice.js";
 import { BOUND_COLUMNS, BOUND_NAMES, RATIO_COLUMNS } from "../bounds/bound-columns.js";
 import type { BoundSet } from "../bounds/convergence-bounds.js";
+import type { WorstOrder } from "../bounds/worst-order.js";
+import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { generateData, type DataSets } from "../generators/generate-data.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { Float64Allocator } from "../math/scratch-array.js";
@@ -48,7 +50,14 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
     data,
     { bias: spec.bias, eta: spec.eta, init, order: spec.order, maxEpochs: spec.maxEpochs, seed: spec.seed, dataVersion: spec.dataVersion },
     // One shape for every run's options (no spread on the run path): extraBounds undefined without plug-in bounds.
-    { optimal: spec.optimal, learnerArray: learner, bounds: modes, beyondSeparable: beyondSeparable(spec), extraBounds: spec.extraBounds },
+    {
+      optimal: spec.optimal,
+      learnerArray: learner,
+      bounds: modes,
+      beyondSeparable: beyondSeparable(spec),
+      extraBounds: pluginBoundsOf(spec.extraBounds),
+      worstOrderBudget: spec.worstOrderBudget,
+    },
   );
   const withBest = modes.best !== "never";
   const { updates, epochs, converged } = analysis.perceptron;
@@ -108,9 +117,43 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
       missed,
     nonFinite: null,
   }, factorFields(analysis.aPosteriori?.factors ?? null));
-  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) addPluginBounds(row, tableLayout(spec.extraBounds), updates, converged, analysis.planted?.extra ?? null, analysis.optimal?.extra ?? null);
+  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) {
+    const layout = tableLayout(spec.extraBounds);
+    addPluginBounds(row, layout, updates, converged, analysis.planted?.extra ?? null, analysis.optimal?.extra ?? null);
+    if (layout.worstOrder) addWorstOrder(row, analysis.worstOrder, updates, converged, bounds, best);
+  }
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
+}
+
+/** The plug-in bounds of a run's groups (table-layout.ts): without the worst order's, which is no plug-in's; undefined where none. */
+function pluginBoundsOf(groups: readonly string[] | undefined): readonly string[] | undefined {
+  if (groups === undefined || groups.length === 0) return undefined;
+  const { extraBounds } = tableLayout(groups);
+  return extraBounds.length === 0 ? undefined : extraBounds;
+}
+
+/**
+ * The worst order's columns (bound-choice.ts, docs/theory.md "The worst order"): the longest order found, the
+ * proved upper bound and the states expanded; where exact (the two equal), the run's updates over W* (converged
+ * runs) and W* over each bound and the best. A converged run with more updates than the proved upper bound
+ * counts as a violation: every order's count is at most W*.
+ */
+function addWorstOrder(row: RunRow, found: WorstOrder | null, updates: number, converged: boolean, bounds: { readonly planted: BoundSet | null; readonly optimal: BoundSet | null }, best: number | null): void {
+  const fields = row as unknown as Record<string, number | null>;
+  const exact = found !== null && found.lower === found.upper ? found.lower : null;
+  fields.worstOrderLower = found?.lower ?? null;
+  fields.worstOrderUpper = found?.upper ?? null;
+  fields.worstOrderNodes = found?.nodes ?? null;
+  fields.worstOrderLuck = converged && exact !== null && exact > 0 ? updates / exact : null;
+  for (const separator of SEPARATORS) {
+    for (const bound of SEPARATOR_BOUNDS) {
+      const value = bounds[separator]?.[bound.name] ?? null;
+      fields[`${separator}${capitalised(bound.name)}WorstRatio`] = exact === null ? null : anyRunRatio(exact, value);
+    }
+  }
+  fields.bestWorstRatio = exact === null ? null : anyRunRatio(exact, best);
+  if (converged && found !== null && updates > found.upper) fields.violations = (fields.violations ?? 0) + 1;
 }
 
 /**
@@ -234,7 +277,11 @@ export function executeRunSafely(spec: RunSpec, dataSets?: DataSets): RunRow {
 
 export function errorRow(spec: RunSpec, message: string): RunRow {
   const row = errorRowOf(spec, message);
-  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) addPluginBounds(row, tableLayout(spec.extraBounds), 0, false, null, null);
+  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) {
+    const layout = tableLayout(spec.extraBounds);
+    addPluginBounds(row, layout, 0, false, null, null);
+    if (layout.worstOrder) addWorstOrder(row, null, 0, false, { planted: null, optimal: null }, null);
+  }
   return row;
 }
 

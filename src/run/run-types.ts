@@ -32,8 +32,10 @@ export interface RunSpec extends PointParameters {
   readonly bounds: BoundsDeclaration;
   /** How the run draws (docs/theory.md, "Data versions"): the manifest records it, the rows do not. */
   readonly dataVersion: DataVersion;
-  /** The plug-in bounds it computes (docs/plugins.md): their columns follow the tool's own; absent without. */
+  /** The plug-in bounds it computes (docs/plugins.md), and "worstOrder" last where declared: their columns follow the tool's own (table-layout.ts); absent without. */
   readonly extraBounds?: readonly string[];
+  /** The worst order's node budget; absent: the default (worst-order.ts). */
+  readonly worstOrderBudget?: number;
 }
 
 
@@ -45,7 +47,7 @@ export type FactorColumn = `${SeparatorName}${Capitalize<ProofFactorName>}Factor
 export type OptimalStatus = MaxMarginStatus | "off";
 
 /** What a worker returns for one run: plain JSON-safe data, one row of runs.csv / runs.jsonl. */
-export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVersion" | "extraBounds"> & {
+export type RunRow = Omit<RunSpec, "maxEpochs" | "optimal" | "bounds" | "dataVersion" | "extraBounds" | "worstOrderBudget"> & {
   readonly status: "ok" | "error";
   /** The message of a run that threw; null when ok. */
   readonly error: string | null;

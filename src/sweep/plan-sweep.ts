@@ -3,7 +3,7 @@ import type { Grid } from "../vocabulary/grid.js";
 import type { FamilyKey } from "../generators/generator-entry.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import { exclusionReason, gridPoints } from "../generators/grid-points.js";
-import { pluginBoundNames } from "../run/table-layout.js";
+import { layoutGroups, pluginBoundNames } from "../run/table-layout.js";
 import type { RunSpec } from "../run/run-types.js";
 import type { PointParameters } from "../vocabulary/point-parameters.js";
 import { rangeSpecs, type RunSettings, type SweepPoint } from "./run-batch.js";
@@ -50,7 +50,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
     return valid;
   });
   const pointCount = gridPointCounts.reduce((sum, count) => sum + count, 0);
-  const extraBounds = pluginBoundNames(experiment.plugins);
+  const extraBounds = layoutGroups(pluginBoundNames(experiment.plugins), experiment.bounds);
   const settings: RunSettings = {
     seed: experiment.seed,
     maxEpochs: experiment.maxEpochs,
@@ -58,6 +58,7 @@ export function planSweep(experiment: Experiment): SweepPlan {
     bounds: experiment.bounds,
     dataVersion: experiment.dataVersion,
     ...(extraBounds.length === 0 ? {} : { extraBounds }),
+    ...(experiment.worstOrderBudget === undefined ? {} : { worstOrderBudget: experiment.worstOrderBudget }),
   };
   const points = () => sweepPoints(experiment);
   return {

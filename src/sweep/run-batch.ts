@@ -17,8 +17,10 @@ export interface RunSettings {
   readonly bounds: BoundsDeclaration;
   /** How every run draws its data, ŵ(0) and permutations (docs/theory.md, "Data versions"). */
   readonly dataVersion: DataVersion;
-  /** The plug-in bounds every run computes (docs/plugins.md), in the tables' order; absent without. */
+  /** The plug-in bounds every run computes (docs/plugins.md), in the tables' order, and "worstOrder" last where declared (table-layout.ts); absent without. */
   readonly extraBounds?: readonly string[];
+  /** The worst order's node budget (the experiment's worstOrderBudget); absent: the default. */
+  readonly worstOrderBudget?: number;
 }
 
 /** A grid point of the sweep: its place, the index of its first run, its parameters. */
@@ -94,6 +96,7 @@ const SPEC_OF = new Function(
     bounds: settings.bounds,
     dataVersion: settings.dataVersion,
     extraBounds: settings.extraBounds,
+    worstOrderBudget: settings.worstOrderBudget,
   };`,
 ) as SpecMaker;
 

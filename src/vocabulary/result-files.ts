@@ -15,6 +15,8 @@ export const PLOT_NAMES = [
   "expected-updates",
   "freund-schapire-vs-noise",
   "proof-factors",
+  "worst-order",
+  "worst-ratio-vs-margin",
 ] as const;
 export type PlotName = (typeof PLOT_NAMES)[number];
 

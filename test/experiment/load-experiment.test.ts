@@ -148,7 +148,7 @@ describe("loadExperiment", () => {
   });
 
   it("loads every shipped experiment", () => {
-    for (const name of ["quick", "margins", "dimensions", "eta-and-init", "worst-case"]) {
+    for (const name of ["quick", "margins", "dimensions", "eta-and-init", "worst-case", "worst-order"]) {
       expect(loadExperiment(join("experiments", `${name}.json`)).experiment.name).toBe(name);
     }
   });

@@ -1,0 +1,132 @@
+import type { SummaryRow } from "../run/summary-types.js";
+import { capitalised } from "../bounds/bound-choice.js";
+import { BOUND_TITLES, boundColumn, OKABE_ITO, PLOTTED_BOUNDS, plotSpec, separatorWords, type Plot, type PlotInput } from "./plot.js";
+import { pointAxis } from "./point-axis.js";
+
+/** A summary row's median of an extra column (the worst order's are not in SummaryRow's type: table-layout.ts). */
+function medianOf(row: SummaryRow, column: string): number | null {
+  const entry = (row as unknown as Record<string, { median: number | null } | undefined>)[column];
+  return typeof entry?.median === "number" ? entry.median : null;
+}
+
+/** The registry's first bound (Novikoff's): the one the sandwich and the ratio plot set against W*. */
+const FIRST = PLOTTED_BOUNDS[0]!;
+const QUANTITIES = ["updates (this order)", "W* (worst order)", BOUND_TITLES[FIRST], "best bound"] as const;
+const SHAPES = ["circle", "diamond", "square", "triangle-up"];
+const COLOURS = [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple];
+
+/**
+ * The sandwich (docs/theory.md, "The worst order"): per grid point, on one log axis, the run's updates, W* (the
+ * most updates any order makes; a bar from the longest order found to the proved upper bound where the search
+ * gave a bracket), Novikoff's bound and the best bound, each the median over the point's runs. updates ≤ W* ≤
+ * every bound: the gap below W* is the order's luck, the gap above it the proof's slack. Drawn where the sweep
+ * listed worstOrder.
+ */
+export function worstOrderPlot(input: PlotInput): Plot | null {
+  const rows = input.summary.filter((row) => medianOf(row, "worstOrderLower") !== null);
+  if (rows.length === 0) return null;
+  const axis = pointAxis(rows);
+  const first = boundColumn(input.separator, FIRST);
+  const values = rows.flatMap((row) => {
+    const lower = medianOf(row, "worstOrderLower")!;
+    const upper = medianOf(row, "worstOrderUpper") ?? lower;
+    const quantities = [row.updates.median, lower, medianOf(row, first), row.bestBound.median];
+    return quantities.flatMap((value, k) =>
+      value === null || !(value > 0) ? [] : [{ point: row.point, label: axis.label(row), quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
+    );
+  });
+  const brackets = values.filter((value) => value.rank === 1 && value.upper !== undefined && value.upper > value.value);
+  const y = { field: "value", type: "quantitative", scale: { type: "log" }, title: "updates (median over the point's runs)" };
+  // The four side by side within a point's band, so that equal values (the best bound is often Novikoff's) stay visible.
+  const xOffset = { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES] } };
+  const spec = {
+    width: axis.width,
+    height: 240,
+    layer: [
+      ...(brackets.length === 0
+        ? []
+        : [
+            {
+              data: { values: brackets },
+              mark: { type: "rule", color: OKABE_ITO.vermillion, strokeWidth: 2 },
+              encoding: { x: axis.x, xOffset, y, y2: { field: "upper" }, tooltip: [{ field: "label" }, { field: "value", title: "W* ≥" }, { field: "upper", title: "W* ≤" }] },
+            },
+          ]),
+      {
+        data: { values },
+        mark: { type: "point", filled: true, size: 60, opacity: 0.9 },
+        encoding: {
+          x: axis.x,
+          xOffset,
+          y,
+          shape: { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES], range: SHAPES }, title: null },
+          color: { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES], range: COLOURS }, title: null, legend: { labelLimit: 260 } },
+          tooltip: [{ field: "point" }, { field: "label" }, { field: "quantity" }, { field: "value", format: ".4~g" }],
+        },
+      },
+    ],
+  };
+  const exact = rows.filter((row) => medianOf(row, "worstOrderUpper") === medianOf(row, "worstOrderLower")).length;
+  return {
+    name: "worst-order",
+    title: "The order's luck and the proof's slack: updates ≤ W* ≤ the bounds",
+    caption: [
+      "Per grid point, medians over its runs: the updates of the point's order, W* (the most updates any presentation order makes on the same data), Novikoff's (R/γ)² and the best bound, from " + separatorWords(input.separator) + ".",
+      "Below W*: how lucky the order was. Above it: how loose the proof is even against the unluckiest order (docs/theory.md, \"The worst order\").",
+      exact === rows.length ? "Every point's median W* is exact." : `A bar spans the longest order found to the proved upper bound where the searches stopped at their budget (${rows.length - exact} of ${rows.length} points).`,
+      axis.words,
+    ]
+      .filter((text) => text !== "")
+      .join(" "),
+    spec: plotSpec(spec, axis.factors),
+  };
+}
+
+/**
+ * W* / bound against the margin: how loose each bound is against the worst order, one mark per grid point (the
+ * median over its runs of W* / bound where the search was exact), Novikoff's and the best bound's. Drawn where the
+ * sweep listed worstOrder and its points have a margin.
+ */
+export function worstRatioPlot(input: PlotInput): Plot | null {
+  const columns = [
+    { column: `${input.separator}${capitalised(FIRST)}WorstRatio`, name: `W* / ${BOUND_TITLES[FIRST]}` },
+    { column: "bestWorstRatio", name: "W* / best bound" },
+  ];
+  const values = input.summary.flatMap((row) =>
+    row.margin === null || row.margin === undefined
+      ? []
+      : columns.flatMap(({ column, name }) => {
+          const ratio = medianOf(row, column);
+          return ratio === null ? [] : [{ point: row.point, margin: row.margin, d: row.d, n: row.n, ratio, quantity: name }];
+        }),
+  );
+  if (values.length === 0 || new Set(values.map((value) => value.margin)).size < 2) return null;
+  const low = Math.min(...values.map((value) => value.ratio));
+  const margins = [...new Set(values.map((value) => value.margin as number))].sort((a, b) => a - b);
+  const names = columns.map(({ name }) => name);
+  const spec = {
+    data: { values },
+    width: 360,
+    height: 220,
+    mark: { type: "point", filled: true, opacity: 0.85 },
+    encoding: {
+      // The axis spans the margins swept (ticks at each), not the decades around them.
+      x: { field: "margin", type: "quantitative", scale: { type: "log", domain: [margins[0]! / 1.25, margins.at(-1)! * 1.25], nice: false }, axis: { values: margins }, title: "margin γ" },
+      y: { field: "ratio", type: "quantitative", scale: { domain: [Math.min(0.1 * Math.floor(10 * low), 0.9), 1] }, title: "W* / bound (median of exact runs)" },
+      shape: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: ["circle", "triangle-up"] }, title: null },
+      color: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple] }, title: null, legend: { labelLimit: 260 } },
+      // The second drawn smaller on the first: where the best bound is Novikoff's, both stay visible.
+      size: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [110, 40] }, legend: null },
+      tooltip: [{ field: "point" }, { field: "margin" }, { field: "n" }, { field: "d" }, { field: "quantity" }, { field: "ratio", format: ".3f" }],
+    },
+  };
+  return {
+    name: "worst-ratio-vs-margin",
+    title: "How loose the bounds are against the worst order",
+    caption:
+      "One mark per grid point and bound: the median over the point's runs of W* / bound, where W* (the most updates any order makes) was found exactly, from " +
+      separatorWords(input.separator) +
+      ". 1 would be a bound no order can beat by a single update; the distance below 1 is the proof's own slack, whatever the order (docs/theory.md, \"The worst order\").",
+    spec: plotSpec(spec, { varying: ["margin"], implied: [], inLabel: [], pooled: [] }),
+  };
+}
