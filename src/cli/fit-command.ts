@@ -7,6 +7,7 @@ import type { PresentationOrder } from "../vocabulary/point-parameters.js";
 import { DATA_VERSIONS, LATEST_DATA_VERSION, type DataVersion } from "../random/data-version.js";
 import { fitDataSet, type FitReport } from "../run/fit-data-set.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
+import { DEFAULT_WORST_ORDER_BUDGET } from "../bounds/worst-order.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { positiveNumberFlag, wholeNumberFlag } from "./shared-options.js";
 
@@ -29,6 +30,12 @@ export function fitBuilder(yargs: Argv) {
     })
     .option("max-epochs", { type: "number", describe: "Epoch cap", default: EXPERIMENT_DEFAULTS.maxEpochs })
     .option("one-class", { type: "boolean", describe: "Accept data whose labels are all the same", default: false })
+    .option("worst-order", {
+      type: "boolean",
+      describe: "Also search for W*, the most updates any presentation order makes (docs/theory.md, \"The worst order\"), and print that order (rows from 0)",
+      default: false,
+    })
+    .option("worst-order-budget", { type: "number", describe: "With --worst-order: the most states the search expands (past it, a bracket)", default: DEFAULT_WORST_ORDER_BUDGET })
     .option("json", { type: "boolean", describe: "Print the report as JSON on stdout", default: false });
 }
 
@@ -42,6 +49,8 @@ interface FitArguments {
   dataVersion: DataVersion;
   maxEpochs: number;
   oneClass: boolean;
+  worstOrder: boolean;
+  worstOrderBudget: number;
   json: boolean;
 }
 
@@ -58,8 +67,9 @@ export async function fitHandler(argv: FitArguments): Promise<number> {
     const layout = argv.bias ? `${data.d} feature weights and the bias, last` : `${data.d} feature weights (no bias)`;
     throw new UsageError(`--init: ${init.weights.length} weights given, the learner needs ${dim}: ${layout}`);
   }
-  const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed, dataVersion: argv.dataVersion });
-  process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(argv.data, report));
+  const budget = wholeNumberFlag("worst-order-budget", argv.worstOrderBudget, 1, Number.MAX_SAFE_INTEGER);
+  const report = fitDataSet(data, { bias: argv.bias, eta, init, order: argv.order as PresentationOrder, maxEpochs, seed, dataVersion: argv.dataVersion }, argv.worstOrder ? { budget } : undefined);
+  process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(argv.data, report, argv));
   if (report.violations > 0) {
     process.stderr.write(`Error: ${report.updates} updates exceed ${report.violations} bound${report.violations > 1 ? "s" : ""} of a separating vector, which is a bug\n`);
     return EXIT.failed;
@@ -67,7 +77,7 @@ export async function fitHandler(argv: FitArguments): Promise<number> {
   return EXIT.ok;
 }
 
-function humanReport(path: string, r: FitReport): string {
+function humanReport(path: string, r: FitReport, argv: { readonly worstOrder: boolean }): string {
   const separable = r.separable === null ? "unknown" : r.separable ? "yes" : "no";
   const margin =
     r.margin === null
@@ -94,6 +104,17 @@ function humanReport(path: string, r: FitReport): string {
   if (r.mistakeSetBound !== null || r.tightestMistakeSetBound !== null) {
     const at = [r.mistakeSetBound === null ? null : `${r.mistakeSetBound} at the max-margin separator`, r.tightestMistakeSetBound === null ? null : `${r.tightestMistakeSetBound} at the tightest Freund–Schapire (u, γ)`];
     lines.push(`a posteriori  mistake-set bound ${at.filter((part) => part !== null).join(", ")}: a certificate on this run's own update rounds, not a prediction`);
+  }
+  if (r.worstOrder !== null) {
+    const w = r.worstOrder;
+    const value = w.status === "exact" ? `W* = ${w.lower} (exact` : `${w.lower} ≤ W* ≤ ${w.upper} (a bracket: the search stopped at its budget`;
+    const luck = w.status === "exact" && w.lower > 0 && r.converged ? `; this run's updates are ${r.updates / w.lower} of it` : "";
+    const novikoff = r.bounds?.novikoff ?? null;
+    const slack = w.status === "exact" && novikoff !== null && novikoff > 0 ? `; W*/(R/γ*)² = ${w.lower / novikoff}` : "";
+    lines.push(`worst order  ${value}, ${w.nodes} states)${luck}${slack}`);
+    lines.push(`  its order  ${w.order.join(" ")} (the rows updated in turn, from 0: presented so, the perceptron makes ${w.lower} updates)`);
+  } else if (argv.worstOrder) {
+    lines.push("worst order  none: no separator of these data is proved to separate");
   }
   if (r.bounds !== null) {
     lines.push("", "bound       value               updates/bound");

@@ -61,6 +61,12 @@ export interface FitReport {
   readonly lastEpochMistakes: number;
   readonly finalErrors: number;
   readonly pocketErrors: number;
+  /**
+   * With `worstOrder`: the most updates any presentation order makes on these data from the same ŵ(0) and η
+   * (docs/theory.md, "The worst order"), and the longest order found, as the points (rows of the data, from 0)
+   * updated in turn; null where not asked for or no separator is proved to separate.
+   */
+  readonly worstOrder: { readonly status: "exact" | "bracket"; readonly lower: number; readonly upper: number; readonly nodes: number; readonly order: number[] } | null;
   /** Bounds the updates exceed: a bug if ever above 0. */
   readonly violations: number;
   /** Quantities that left float64's range (reported as null). */
@@ -70,9 +76,13 @@ export interface FitReport {
 /** Every bound, a-priori and a-posteriori: fit is one run. */
 const FIT_BOUNDS = { ...ALL_BOUNDS, factors: "always", mistakeSet: "always" } as const;
 
-/** One perceptron run on a data set, with every bound from its max-margin separator. */
-export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
-  const analysis = analyseDataSet(data, options, { bounds: FIT_BOUNDS });
+/** One perceptron run on a data set, with every bound from its max-margin separator; with `worstOrder`, W* too (its node budget). */
+export function fitDataSet(data: DataSet, options: LearnerOptions, worstOrder?: { readonly budget?: number }): FitReport {
+  const analysis = analyseDataSet(data, options, {
+    bounds: worstOrder === undefined ? FIT_BOUNDS : { ...FIT_BOUNDS, worstOrder: "always" },
+    worstOrderBudget: worstOrder?.budget,
+  });
+  const worst = analysis.worstOrder;
   const { updates, epochs, converged, weights } = analysis.perceptron;
   const bounds = analysis.optimal?.bounds ?? null;
   const tightestHu = analysis.tightest?.hu?.bound ?? null;
@@ -111,7 +121,9 @@ export function fitDataSet(data: DataSet, options: LearnerOptions): FitReport {
     lastEpochMistakes: analysis.perceptron.lastEpochMistakes,
     finalErrors: analysis.finalErrors,
     pocketErrors: analysis.pocketErrors,
+    worstOrder: worst === null ? null : { status: worst.status, lower: worst.lower, upper: worst.upper, nodes: worst.nodes, order: Array.from(worst.order) },
     violations:
+      (converged && worst !== null && updates > worst.upper ? 1 : 0) +
       countViolations(updates, bounds) +
       [tightestHu, tightestOptimised, freundSchapire, mistakeSet?.optimal ?? null, mistakeSet?.tightest ?? null].filter((bound) => exceeds(updates, bound)).length,
   };
