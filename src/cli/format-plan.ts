@@ -31,7 +31,7 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string, 
 function timeLine(calibration: Calibration | null, threads: number): string {
   if (calibration === null) return "estimated time: not timed (every grid point's runs are too costly to time in a dry run: see the work above)";
   const cores = Math.min(threads, availableParallelism());
-  const timed = `timed: the first run of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
+  const timed = `timed by the CPU it took: the first run of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
   return `estimated time: the runs about ${seconds(calibration.cpuSeconds)} of CPU, so about ${seconds(calibration.cpuSeconds / cores)} on ${count(cores, "thread")} at best, plus a second or two to start (${timed}; an estimate, not a bound)`;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { tableLayout } from "../run/table-layout.js";
 import type { DataSets } from "../generators/generator-entry.js";
 import { batchOutput } from "../pool/batch-output.js";
@@ -5,7 +6,7 @@ import { executeRun } from "../run/execute-run.js";
 import { estimateRunCost } from "../sweep/estimate-run-cost.js";
 import { runSpecOf, type RunSettings, type SweepPoint } from "../sweep/run-batch.js";
 
-/** What `run --dry-run` measured to estimate the sweep's time: a few of its runs, timed in memory. */
+/** What `run --dry-run` measured to estimate the sweep's time: a few of its runs, timed in memory by the CPU they took. */
 export interface Calibration {
   /** CPU seconds the sweep's (or shard's) runs should take in all: one thread's worth, which threads share out. */
   readonly cpuSeconds: number;
@@ -16,7 +17,7 @@ export interface Calibration {
 
 /** A run whose estimated cost passes this many multiply-adds is not timed (a dry run must stay short): it is scaled from another's. */
 const MAX_TIMED_COST = 2e7;
-/** Runs before the timing, to compile the runs' code (at most a fifth of the budget). */
+/** Runs before the timing, to compile the runs' code (at most half the budget: the engine's compiler threads, whose CPU a process's count includes, must be done). */
 const WARM_UP_RUNS = 200;
 /** The grid points timed at most: spread evenly over the sweep's order. */
 const MAX_TIMED_POINTS = 64;
@@ -24,7 +25,7 @@ const MAX_TIMED_POINTS = 64;
 /**
  * The dry run's time estimate, gathered as describePlan walks the sweep's runs (add, in sweep order: one
  * walk, however large the sweep). It times the first run of every k-th grid point, up to MAX_TIMED_POINTS
- * of them spread over the sweep, for about `budgetMs` (nothing is written; each run as a worker runs it,
+ * of them spread over the sweep, for about `budgetMs` of CPU (nothing is written; each run as a worker runs it,
  * its max-margin QP, bounds and table lines included; the faster of two timings, after up to
  * WARM_UP_RUNS untimed runs that compile their code, as a sweep's threads soon have). A timed point's runs
  * each take its run's time; any other point's the time of the last timed point before it (in sweep order,
@@ -37,6 +38,8 @@ export class SweepTimer {
   readonly #budgetMs: number;
   readonly #step: number;
   #started: number | null = null;
+  /** The CPU time at the first timing: the budget is one of CPU, so that a loaded machine (where a second of the clock holds a fifth of one of CPU) warms up and samples as much as a quiet one. */
+  #startedCpu = 0;
   #timed = 0;
   #reference: { seconds: number; cost: number } | null = null;
   /** The estimated cost of the runs added before any point was timed, waiting for a reference. */
@@ -81,12 +84,15 @@ export class SweepTimer {
     if (point.point % this.#step !== 0 || cost > MAX_TIMED_COST || this.#timed >= MAX_TIMED_POINTS) return untimed;
     if (this.#started === null) {
       this.#started = performance.now();
+      this.#startedCpu = cpuSeconds();
       // A warm-up: the first calls of a run's code run interpreted, several times slower than once compiled.
-      for (let k = 0; k < WARM_UP_RUNS && performance.now() - this.#started < this.#budgetMs / 5; k++) this.#timeOf(point);
-    } else if (performance.now() - this.#started > this.#budgetMs) {
+      for (let k = 0; k < WARM_UP_RUNS && this.#cpuSpentMs() < this.#budgetMs / 2; k++) this.#timeOf(point);
+    } else if (this.#cpuSpentMs() > this.#budgetMs) {
       return untimed;
     }
-    // The faster of two: a run's time once its code is compiled, as nearly all of a sweep's runs take.
+    // The faster of two after one untimed run at this point: a run's time once its code is compiled, as nearly all
+    // of a sweep's runs take (a point's first run may take paths the warm-up's point did not: its QP, a bound).
+    this.#timeOf(point);
     const seconds = Math.min(this.#timeOf(point), this.#timeOf(point));
     this.#timed++;
     this.#reference = { seconds, cost };
@@ -96,9 +102,58 @@ export class SweepTimer {
     return { point: point.point, seconds, cost };
   }
 
+  /**
+   * The run's CPU time in seconds, not its wall time: on a loaded machine a run waits for a core as long again
+   * as it computes, and an estimate from the clock followed the load (margins.json "5 min of CPU" at load 35,
+   * "27 s" at load 9, for 8.8 s measured). A run is repeated until MIN_TIMED_CPU has passed (a small run takes
+   * ~50 µs, near the counters' resolution) and the mean taken.
+   */
+  #cpuSpentMs(): number {
+    return (cpuSeconds() - this.#startedCpu) * 1000;
+  }
+
   #time(point: SweepPoint): number {
-    const start = performance.now();
-    batchOutput([executeRun(runSpecOf(this.#settings, point, 0), this.#dataSets)], { layout: tableLayout(this.#settings.extraBounds) });
-    return (performance.now() - start) / 1000;
+    const spec = runSpecOf(this.#settings, point, 0);
+    const layout = tableLayout(this.#settings.extraBounds);
+    const start = cpuSeconds();
+    let runs = 0;
+    let spent = 0;
+    do {
+      batchOutput([executeRun(spec, this.#dataSets)], { layout });
+      runs++;
+      spent = cpuSeconds() - start;
+    } while (spent < MIN_TIMED_CPU && runs < MAX_REPEATS);
+    return spent / runs;
   }
 }
+
+/** The CPU a timing lasts at least, in seconds, and the most repeats of a run it takes. */
+const MIN_TIMED_CPU = 0.002;
+const MAX_REPEATS = 64;
+
+/**
+ * This thread's CPU time in seconds: process.threadCpuUsage where the engine has it (Node 23.9 and later); else, on
+ * Linux, the thread's time on a CPU from /proc/thread-self/schedstat (nanoseconds); else the process's. Not the
+ * process's where avoidable: it counts the engine's compiler threads, busy while the first runs are optimised,
+ * which put Node 20's dry-run estimates of margins.json at 2–6 s of CPU where the thread's own gave 0.7–1.2 s.
+ */
+export function cpuSeconds(): number {
+  const threadUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+  if (typeof threadUsage === "function") {
+    const usage = threadUsage.call(process);
+    return (usage.user + usage.system) / 1e6;
+  }
+  if (schedstat !== false) {
+    try {
+      return Number(readFileSync(SCHEDSTAT, "latin1").split(" ", 1)[0]) / 1e9;
+    } catch {
+      schedstat = false;
+    }
+  }
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+const SCHEDSTAT = "/proc/thread-self/schedstat";
+/** false once /proc/thread-self/schedstat could not be read (not Linux, no /proc). */
+let schedstat: boolean | undefined;
