@@ -11,6 +11,7 @@ import { withRecordedDefaults } from "./recorded-experiment.js";
 import { recordedDataVersion, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
 import { BlockSplit } from "../sweep/shard.js";
+import { displayPath } from "../files/display-path.js";
 import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
@@ -197,7 +198,7 @@ async function merge(
     // block after another, one shard at a time. Others (--allow-mixed-versions, runs kept as runs.parquet
     // only) by a k-way merge, which needs no split but holds a record and a read chunk of every shard.
     if (copyRecords && mergedFrom.every((dir) => existsSync(join(dir, OUTPUT_FILES.runsJsonl)))) await mergeBlocks(sink, parquet, mergedFrom, plan, text);
-    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text);
+    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text, mergedFrom);
     sink.close(true);
     if (parquet !== null) {
       runsParquet = parquet.finish();
@@ -259,6 +260,7 @@ async function mergeRows(
   manifests: readonly RunsManifest[],
   plan: ReturnType<typeof planSweep>,
   copyRecords: boolean,
+  byIndex: readonly string[],
 ): Promise<void> {
   const runCount = plan.runCount;
   // Every record checked against the run the sweep's split puts there (its place, seed and parameters): a
@@ -284,12 +286,12 @@ async function mergeRows(
   for (let run = 0; ; run++) {
     const head = heads.peek();
     if (head === undefined) {
-      if (run < runCount) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+      if (run < runCount) throw missingRun(run, plan, byIndex);
       break;
     }
     const { row, dir } = head;
     if (row.run !== run) {
-      throw new InputError(row.run < run ? `run ${row.run} is in two shards (again in ${dir})` : `run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+      throw row.run < run ? new InputError(`run ${row.run} is in two shards (again in ${dir})`) : missingRun(run, plan, byIndex);
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
     checkRecord(dir, row, expected.next().value as RunSpec);
@@ -367,7 +369,7 @@ async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, b
     const stream = streamOf(block.shard, block.runs);
     for (let k = 0; k < block.runs; k++, run++) {
       const record = copyRecords ? stream.takeLine() : ((row) => (row === null ? null : { row, line: "" }))(stream.take());
-      if (record === null || record.row.run > run) throw new InputError(`run ${run} of ${runCount} is in no shard: a shard folder is incomplete`);
+      if (record === null || record.row.run > run) throw missingRunIn(run, runCount, block.shard, byIndex.length, dir);
       if (record.row.run < run) throw new InputError(`run ${record.row.run} is in two shards (again in ${dir})`);
       checkRecord(dir, record.row, expected.next().value as RunSpec);
       if (out.add(record.row, record.line)) await out.yieldTurn();
@@ -395,3 +397,20 @@ const MERGE_READ_BYTES = 16 << 20;
 const MAX_CHUNK_BYTES = 1 << 20;
 const MIN_CHUNK_BYTES = 4 << 10;
 
+
+/** A run no shard holds, in the block merge: the shard the split gives it, whose folder ends before it. */
+function missingRunIn(run: number, runCount: number, shard: number, count: number, dir: string): InputError {
+  return new InputError(
+    `run ${run} of ${runCount} is in no shard: the split gives it to shard ${shard}/${count} (${displayPath(dir)}), whose runs end before it: that shard folder is incomplete or cut short (resume it with run --shard ${shard}/${count} --resume, or run it again)`,
+  );
+}
+
+/** A run no shard holds, in the k-way merge: named with the shard the split gives it (one walk of the split's blocks, on this error path only). */
+function missingRun(run: number, plan: ReturnType<typeof planSweep>, byIndex: readonly string[]): InputError {
+  let seen = 0;
+  for (const block of new BlockSplit(plan, byIndex.length, pointCostOf(plan.settings.maxEpochs)).blockRuns()) {
+    seen += block.runs;
+    if (run < seen) return missingRunIn(run, plan.runCount, block.shard, byIndex.length, byIndex[block.shard - 1]!);
+  }
+  return new InputError(`run ${run} of ${plan.runCount} is in no shard: a shard folder is incomplete`);
+}

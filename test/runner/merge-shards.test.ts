@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseShard } from "../../src/cli/shared-options.js";
 import { InputError } from "../../src/vocabulary/input-error.js";
@@ -138,7 +138,11 @@ describe("shards", () => {
     writeFileSync(manifestPath, original);
     const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
     writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
-    await expect(mergeShards(join(folder, "m5"), dirs)).rejects.toThrow(/^run \d+ of 130 is in no shard: a shard folder is incomplete$/);
+    // The refusal names the shard the split gives the first missing run, and its folder (58: it named neither).
+    const cut = await mergeShards(join(folder, "m5"), dirs).catch((error: unknown) => error as Error);
+    expect(cut).toBeInstanceOf(InputError);
+    expect((cut as Error).message).toMatch(/^run \d+ of 130 is in no shard: the split gives it to shard 2\/\d+ \(.+\), whose runs end before it: that shard folder is incomplete or cut short \(resume it with run --shard 2\/\d+ --resume, or run it again\)$/);
+    expect((cut as Error).message).toContain(basename(dirs[1]!));
     // A refusal part way leaves nothing: no tables in a new folder, and an old folder's results as they were.
     expect(readdirSync(join(folder, "m5"))).toEqual([]);
     const before = resultTables(join(folder, "merged"));
