@@ -5,7 +5,7 @@ import { InputError } from "../vocabulary/input-error.js";
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
-import { checkResultFolder } from "../runner/result-folder.js";
+import { checkResultFolder, inspectResultFolder } from "../runner/result-folder.js";
 import { PACKAGE_ROOT, toolVersion } from "../runner/tool-info.js";
 import { CLUSTER_FILE, LOGS_FOLDER, SHARDS_FOLDER, type ClusterLayout } from "./cluster-layout.js";
 import { slurmScripts, type SlurmScriptOptions } from "./slurm-scripts.js";
@@ -63,6 +63,10 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
   if (work === out) throw new InputError(`--work ${options.work}: must differ from --out (the merged results go there)`);
   if (existsSync(join(work, CLUSTER_FILE)) && !options.overwrite) {
     throw new InputError(`${work} already holds a Slurm job (${CLUSTER_FILE}): ${optionsText("overwrite")} writes its scripts again (the shard folders stay)`);
+  }
+  // The final merge writes there, and would refuse a folder with results only once every shard has run.
+  if (!options.overwrite && inspectResultFolder(out).hasResults) {
+    throw new InputError(`${options.out} already holds results: the job's final merge would refuse to write there after every shard ran; choose another --out, or move them away`);
   }
   // What the scripts carry: every path quoted where a shell reads it; what cannot be carried safely, refused.
   const experimentPath = resolve(loaded.path);

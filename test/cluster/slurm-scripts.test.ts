@@ -89,6 +89,13 @@ describe("check", () => {
     const loaded = loadExperiment(resolve("experiments/quick.json"), { overrides: ["repeats=1", "optimal=false"] });
     const job = writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") });
     expect(() => writeSlurmJob(loaded, { shards: 5, out: join(cwd, "merged") })).toThrow(`${job.work} already holds a Slurm job (cluster.json): { overwrite: true } writes its scripts again (the shard folders stay)`);
+    // An --out that already holds results is refused before any script is written (its final merge would be).
+    const held = join(cwd, "held");
+    await runExperiment(loaded, { threads: 1, outDir: held });
+    expect(() => writeSlurmJob(loaded, { shards: 2, out: held, work: join(cwd, "held-job") })).toThrow(
+      `${held} already holds results: the job's final merge would refuse to write there after every shard ran; choose another --out, or move them away`,
+    );
+    expect(existsSync(join(cwd, "held-job"))).toBe(false);
     const shard = (index: number, count = 5) => runExperiment(loaded, { threads: 1, outDir: join(job.work, "shards", String(index)), shard: { index, count } });
     await shard(1);
     await shard(2);
