@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import type { Argv } from "yargs";
 import { checkShards } from "../cluster/check-shards.js";
+import { formatSlurmPlan, planSlurmJob } from "../cluster/slurm-dry-run.js";
 import { shellWord } from "../cluster/shell-word.js";
 import { DEFAULT_ARRAY_LIMIT, DEFAULT_MAX_REQUEUES, writeSlurmJob } from "../cluster/write-slurm-job.js";
 import { gridCombinations } from "../generators/grid-points.js";
@@ -32,7 +33,8 @@ export function slurmBuilder(yargs: Argv) {
     .option("array-limit", { type: "number", describe: "Task ids one job array may hold (the cluster's MaxArraySize − 1); more shards go in further arrays", default: DEFAULT_ARRAY_LIMIT })
     .option("parquet", { type: "boolean", describe: "The merge also writes runs.parquet (merge --parquet)", default: false })
     .option("parquet-only", { type: "boolean", describe: "Shards and merge keep their runs as runs.parquet only (run and merge --parquet-only): ~1/30 of the disk", default: false })
-    .option("overwrite", { type: "boolean", describe: "Write the scripts again in a work folder that has them (its shard folders stay)", default: false });
+    .option("overwrite", { type: "boolean", describe: "Write the scripts again in a work folder that has them (its shard folders stay)", default: false })
+    .option("dry-run", { type: "boolean", describe: "Say how the shards split the runs, each shard's CPU and disk, and the merge's; write and submit nothing", default: false });
 }
 
 interface SlurmArguments {
@@ -54,6 +56,7 @@ interface SlurmArguments {
   parquet: boolean;
   parquetOnly: boolean;
   overwrite: boolean;
+  dryRun: boolean;
 }
 
 export function slurmHandler(argv: SlurmArguments): number {
@@ -92,6 +95,12 @@ export function slurmHandler(argv: SlurmArguments): number {
     if (!walked || runs > MAX_RUNS_UNASKED) {
       throw new UsageError(`${argv.experiment}: the sweep has ${walked ? "" : "up to "}${runs.toLocaleString("en")} runs, more than run takes unasked: add --yes if you mean it (the tasks run with --yes)`);
     }
+  }
+  if (argv.dryRun) {
+    const out = argv.out ?? defaultResultFolder(loaded.experiment);
+    const plan = planSlurmJob(loaded, shards, argv.parquetOnly ? "only" : argv.parquet ? "also" : "none");
+    process.stdout.write(formatSlurmPlan(plan, out, argv.work ?? `${out}-slurm`));
+    return EXIT.ok;
   }
   const job = writeSlurmJob(loaded, {
     shards,

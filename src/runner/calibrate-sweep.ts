@@ -42,6 +42,8 @@ export class SweepTimer {
   #startedCpu = 0;
   #timed = 0;
   #reference: { seconds: number; cost: number } | null = null;
+  /** The first timed point's: the rate of the runs met before it. */
+  #first: { seconds: number; cost: number } | null = null;
   /** The estimated cost of the runs added before any point was timed, waiting for a reference. */
   #pendingCost = 0;
   #cpuSeconds = 0;
@@ -62,13 +64,30 @@ export class SweepTimer {
     this.#timeOf = timeOf ?? ((point) => this.#time(point));
   }
 
-  /** Counts `runs` runs of `point` (points in sweep order; a point's runs may come in several calls). */
-  add(point: SweepPoint, runs: number): void {
+  /**
+   * Counts `runs` runs of `point` (points in sweep order; a point's runs may come in several calls). Returns their
+   * estimated CPU seconds, or null for runs met before any point was timed (their share is added to the total
+   * once one is: result()).
+   */
+  add(point: SweepPoint, runs: number): number | null {
     if (this.#point?.point !== point.point) this.#point = this.#visit(point);
     const { seconds, cost } = this.#point;
-    if (seconds !== null) this.#cpuSeconds += runs * seconds;
-    else if (this.#reference === null) this.#pendingCost += runs * cost;
-    else this.#cpuSeconds += (runs * this.#reference.seconds * cost) / this.#reference.cost;
+    let added: number | null;
+    if (seconds !== null) added = runs * seconds;
+    else if (this.#reference === null) {
+      this.#pendingCost += runs * cost;
+      return null;
+    } else added = (runs * this.#reference.seconds * cost) / this.#reference.cost;
+    this.#cpuSeconds += added;
+    return added;
+  }
+
+  /**
+   * The CPU seconds of runs of estimated cost `cost` (estimateRunCost) met before any point was timed: at the
+   * first timed point's rate, as the total counts them; null before any was timed.
+   */
+  secondsOfCost(cost: number): number | null {
+    return this.#first === null ? null : (cost * this.#first.seconds) / this.#first.cost;
   }
 
   /** The estimate, or null where no run was cheap enough to time. */
@@ -96,6 +115,7 @@ export class SweepTimer {
     const seconds = Math.min(this.#timeOf(point), this.#timeOf(point));
     this.#timed++;
     this.#reference = { seconds, cost };
+    this.#first ??= this.#reference;
     // The points before the first timed one take its time, scaled: the nearest reference they have.
     this.#cpuSeconds += (this.#pendingCost * seconds) / cost;
     this.#pendingCost = 0;
