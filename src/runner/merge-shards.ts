@@ -11,7 +11,7 @@ import { withRecordedDefaults } from "./recorded-experiment.js";
 import { recordedDataVersion, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
 import { BlockSplit } from "../sweep/shard.js";
-import { displayPath } from "../files/display-path.js";
+import { missingRun, missingRunIn } from "./missing-run.js";
 import { pointCostOf } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
@@ -396,21 +396,3 @@ const BLOCK_READ_BYTES = 1 << 20;
 const MERGE_READ_BYTES = 16 << 20;
 const MAX_CHUNK_BYTES = 1 << 20;
 const MIN_CHUNK_BYTES = 4 << 10;
-
-
-/** A run no shard holds, in the block merge: the shard the split gives it, whose folder ends before it. */
-function missingRunIn(run: number, runCount: number, shard: number, count: number, dir: string): InputError {
-  return new InputError(
-    `run ${run} of ${runCount} is in no shard: the split gives it to shard ${shard}/${count} (${displayPath(dir)}), whose runs end before it: that shard folder is incomplete or cut short (resume it with run --shard ${shard}/${count} --resume, or run it again)`,
-  );
-}
-
-/** A run no shard holds, in the k-way merge: named with the shard the split gives it (one walk of the split's blocks, on this error path only). */
-function missingRun(run: number, plan: ReturnType<typeof planSweep>, byIndex: readonly string[]): InputError {
-  let seen = 0;
-  for (const block of new BlockSplit(plan, byIndex.length, pointCostOf(plan.settings.maxEpochs)).blockRuns()) {
-    seen += block.runs;
-    if (run < seen) return missingRunIn(run, plan.runCount, block.shard, byIndex.length, byIndex[block.shard - 1]!);
-  }
-  return new InputError(`run ${run} of ${plan.runCount} is in no shard: a shard folder is incomplete`);
-}
