@@ -116,7 +116,7 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
       shape: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: ["circle", "triangle-up"] }, title: null },
       color: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple] }, title: null, legend: { labelLimit: 260 } },
       // The second drawn smaller on the first: where the best bound is Novikoff's, both stay visible.
-      size: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [110, 40] }, legend: null },
+      size: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [110, 40] }, title: null, legend: { labelLimit: 260 } },
       tooltip: [{ field: "point" }, { field: "margin" }, { field: "n" }, { field: "d" }, { field: "quantity" }, { field: "ratio", format: ".3f" }],
     },
   };
