@@ -7,6 +7,7 @@ import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { createRandom, type Uniform } from "../../src/random/seeded-random.js";
 import { learnerOf } from "../helpers.js";
 import { generateThreePoint } from "../../src/generators/three-point.js";
+import { generateHadamard } from "../../src/generators/hadamard.js";
 import { plantedSeparator, toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 
 /**
@@ -137,6 +138,17 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
       for (const budget of [1, 10, 1_000_000]) {
         const found = worstOrder(data, { eta: 1, initialWeights: new Float64Array(n), separators: [v], budget })!;
         expect(found).toMatchObject({ status: "exact", lower: n, upper: n });
+      }
+    }
+  });
+
+  it("makes exactly n updates in every order on Hadamard data (with bias, random labels), whatever the budget", () => {
+    for (const n of [2, 4, 8, 16]) {
+      const data = generateHadamard(n, createRandom(n, "data"));
+      const learner = toLearnerCoordinates(data, true);
+      for (const budget of [1, 1_000_000]) {
+        const found = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(n), separators: [plantedSeparator(data, true)], budget })!;
+        expect(found, `n ${n}, budget ${budget}`).toMatchObject({ status: "exact", lower: n, upper: n });
       }
     }
   });
