@@ -66,6 +66,10 @@ describe("the recipes in docs/", () => {
         expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
       } else if ("jobs" in value) {
         expect(validateWorkflow(block.body).errors).toEqual([]);
+        // A matrix of shards runs every shard to its end: GitHub's default fail-fast cancels the others on one failure.
+        for (const [name, job] of Object.entries(value.jobs as Record<string, { strategy?: { matrix?: unknown; "fail-fast"?: boolean } }>)) {
+          if (job.strategy?.matrix !== undefined) expect([name, job.strategy["fail-fast"]]).toEqual([name, false]);
+        }
         for (const { name, script } of runScripts(value as never)) expect([name, bashSyntax(script)]).toEqual([name, null]);
       } else {
         expect(value).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
