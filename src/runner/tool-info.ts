@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -40,6 +40,8 @@ function gitState(): ToolInfo["git"] {
 }
 
 function askGit(): ToolInfo["git"] {
+  // An installed package (a cluster's shards run one) has no .git of its own: no git process is started for it.
+  if (!existsSync(join(PACKAGE_ROOT, ".git"))) return null;
   try {
     const git = (...args: string[]) =>
       execFileSync("git", args, { cwd: PACKAGE_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
