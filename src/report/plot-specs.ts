@@ -12,8 +12,8 @@ import { worstOrderPlot, worstRatioPlot } from "./plot-worst-order.js";
 
 export { PLOT_FILES, type Plot } from "./plot.js";
 
-/** The separator whose bounds the plots use: the max-margin one when it was computed, else the planted. */
-function separatorOf(rows: readonly RunRow[]): "optimal" | "planted" {
+/** The separator whose bounds the plots (and the report's answer) use: the max-margin one when it was computed, else the planted. */
+export function separatorOf(rows: readonly RunRow[]): "optimal" | "planted" {
   return rows.some((row) => row.optimalBestBound !== null && row.optimalBestBound !== undefined) ? "optimal" : "planted";
 }
 

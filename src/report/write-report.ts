@@ -10,7 +10,8 @@ import { readManifest, requireComplete, type Manifest } from "../runner/manifest
 import { recordsOf, summaryRows } from "../runner/read-result-folder.js";
 import type { RunRow } from "../run/run-types.js";
 import { ordinal } from "./plot.js";
-import { reportPlots } from "./plot-specs.js";
+import { reportPlots, separatorOf } from "./plot-specs.js";
+import { answerLines } from "./report-answer.js";
 import { reportHtml } from "./report-html.js";
 import { reportMarkdown } from "./report-markdown.js";
 import { renderSvg } from "./render-svg.js";
@@ -76,9 +77,10 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
     ...notes,
     ...(shard === null ? [] : [`Shard ${shard.index} of ${shard.count}: every summary is over this shard's runs of its grid point (some of its repeats); merge the shards for the whole sweep.`]),
   ];
-  writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary, pluginBounds));
+  const answer = answerLines(summary, runs, separatorOf(runs));
+  writeFileAtomic(join(folder, REPORT_FILES.markdown), reportMarkdown(title, summary, pluginBounds, answer));
   const page = join(folder, REPORT_FILES.html);
-  writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary, pluginBounds));
+  writeFileAtomic(page, reportHtml(title, manifest.resolved.description ?? null, facts, rendered, summary, pluginBounds, answer));
   return page;
 }
 
