@@ -2,6 +2,8 @@ import type { SummaryRow } from "../run/summary-types.js";
 import { capitalised } from "../bounds/bound-choice.js";
 import { BOUND_TITLES, boundColumn, OKABE_ITO, PLOTTED_BOUNDS, plotSpec, separatorWords, type Plot, type PlotInput } from "./plot.js";
 import { pointAxis } from "./point-axis.js";
+import { FACTOR_TITLES } from "./sweep-factors.js";
+import { POINT_KEYS } from "../vocabulary/point-parameters.js";
 
 /** A summary row's median of an extra column (the worst order's are not in SummaryRow's type: table-layout.ts). */
 function medianOf(row: SummaryRow, column: string): number | null {
@@ -39,7 +41,9 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
   const y = { field: "value", type: "quantitative", scale: { type: "log" }, title: "updates (median over the point's runs)" };
   // The four side by side within a point's band, so that equal values (the best bound is often Novikoff's) stay visible.
   const xOffset = { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES] } };
+  // One data set for both layers (the tests and a restyling user read it at the top): the bars are its W* rows with an upper end above.
   const spec = {
+    data: { values },
     width: axis.width,
     height: 240,
     layer: [
@@ -47,13 +51,12 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
         ? []
         : [
             {
-              data: { values: brackets },
+              transform: [{ filter: "datum.rank === 1 && datum.upper > datum.value" }],
               mark: { type: "rule", color: OKABE_ITO.vermillion, strokeWidth: 2 },
               encoding: { x: axis.x, xOffset, y, y2: { field: "upper" }, tooltip: [{ field: "label" }, { field: "value", title: "W* ≥" }, { field: "upper", title: "W* ≤" }] },
             },
           ]),
       {
-        data: { values },
         mark: { type: "point", filled: true, size: 60, opacity: 0.9 },
         encoding: {
           x: axis.x,
@@ -92,14 +95,20 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
     { column: `${input.separator}${capitalised(FIRST)}WorstRatio`, name: `W* / ${BOUND_TITLES[FIRST]}` },
     { column: "bestWorstRatio", name: "W* / best bound" },
   ];
-  const values = input.summary.flatMap((row) =>
-    row.margin === null || row.margin === undefined
-      ? []
-      : columns.flatMap(({ column, name }) => {
-          const ratio = medianOf(row, column);
-          return ratio === null ? [] : [{ point: row.point, margin: row.margin, d: row.d, n: row.n, ratio, quantity: name }];
-        }),
-  );
+  // W* is the data set's, whatever the order: the points that differ in their order alone are one mark (the first).
+  const drawnRows = input.summary.filter((row) => row.margin !== null && row.margin !== undefined && columns.some(({ column }) => medianOf(row, column) !== null));
+  const others = POINT_KEYS.filter((key) => key !== "margin" && key !== "order" && new Set(drawnRows.map((row) => row[key])).size > 1);
+  const seen = new Set<string>();
+  const values = drawnRows.flatMap((row) => {
+    const key = JSON.stringify(POINT_KEYS.filter((name) => name !== "order").map((name) => row[name]));
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return columns.flatMap(({ column, name }) => {
+      const ratio = medianOf(row, column);
+      return ratio === null ? [] : [{ point: row.point, margin: row.margin, ...Object.fromEntries(others.map((other) => [other, row[other]])), ratio, quantity: name }];
+    });
+  });
+  const pooledOrders = new Set(drawnRows.map((row) => row.order)).size > 1;
   if (values.length === 0 || new Set(values.map((value) => value.margin)).size < 2) return null;
   const low = Math.min(...values.map((value) => value.ratio));
   const margins = [...new Set(values.map((value) => value.margin as number))].sort((a, b) => a - b);
@@ -117,7 +126,9 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
       color: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple] }, title: null, legend: { labelLimit: 260 } },
       // The second drawn smaller on the first: where the best bound is Novikoff's, both stay visible.
       size: { field: "quantity", type: "nominal", sort: names, scale: { domain: names, range: [110, 40] }, title: null, legend: { labelLimit: 260 } },
-      tooltip: [{ field: "point" }, { field: "margin" }, { field: "n" }, { field: "d" }, { field: "quantity" }, { field: "ratio", format: ".3f" }],
+      // The other factors that vary: separate marks, named in the tooltip.
+      ...(others.length === 0 ? {} : { detail: others.map((field) => ({ field, type: "nominal" })) }),
+      tooltip: [{ field: "point" }, { field: "margin" }, ...others.map((field) => ({ field })), { field: "quantity" }, { field: "ratio", format: ".3f" }],
     },
   };
   return {
@@ -126,7 +137,9 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
     caption:
       "One mark per grid point and bound: the median over the point's runs of W* / bound, where W* (the most updates any order makes) was found exactly, from " +
       separatorWords(input.separator) +
-      ". 1 would be a bound no order can beat by a single update; the distance below 1 is the proof's own slack, whatever the order (docs/theory.md, \"The worst order\").",
-    spec: plotSpec(spec, { varying: ["margin"], implied: [], inLabel: [], pooled: [] }),
+      ". 1 would be a bound no order can beat by a single update; the distance below 1 is the proof's own slack, whatever the order (docs/theory.md, \"The worst order\")." +
+      (pooledOrders ? " W* is the data set's, whatever the order of the run: the grid points that differ in their order alone are one mark." : "") +
+      (others.length > 0 ? ` Points that differ in ${others.map((other) => FACTOR_TITLES[other]).join(", ")} are separate marks (the tooltip names them).` : ""),
+    spec: plotSpec(spec, { varying: ["margin", ...others], implied: [], inLabel: [], pooled: pooledOrders ? ["order"] : [] }),
   };
 }

@@ -50,7 +50,7 @@ describe("the worst order's columns (bounds: worstOrder; docs/theory.md, The wor
     await writeReport(one);
     for (const plot of ["worst-order", "worst-ratio-vs-margin"]) expect(existsSync(join(one, "plots", `${plot}.svg`)), plot).toBe(true);
     const sandwich = JSON.parse(readFileSync(join(one, "plots", "worst-order.vl.json"), "utf8"));
-    const drawn = sandwich.layer.at(-1).data.values as { point: number; quantity: string; value: number }[];
+    const drawn = sandwich.data.values as { point: number; quantity: string; value: number }[];
     const summary = JSON.parse(tables["summary.json"]!) as { point: number; worstOrderLower: { median: number } }[];
     for (const row of summary) expect(drawn.find((value) => value.point === row.point && value.quantity.startsWith("W*"))?.value).toBe(row.worstOrderLower.median);
 
