@@ -153,13 +153,29 @@ export function facetedSpec(layout: FactorLayout, data: readonly Record<string, 
   const column = layout.channels.column;
   const row = layout.channels.row;
   if (column === undefined && row === undefined) return { data: { values: data }, ...size, ...unit };
-  const header = (factor: Factor) => ({ field: factor, type: "nominal", sort: layout.values[factor], title: FACTOR_TITLES[factor], header: { labelFontSize: 11, titleFontSize: 11 } });
+  // Each panel's header names its factor ("η = 0.1", not a bare "0.1"), upright, also for the rows (whose
+  // headers Vega-Lite would otherwise rotate and push to the far left under a small title).
+  const header = (factor: Factor, channel: "column" | "row") => ({
+    field: factor,
+    type: "nominal",
+    sort: layout.values[factor],
+    title: null,
+    header: {
+      // datum.label in parentheses: Vega-Lite substitutes a conditional for it, which a bare "+" would swallow.
+      labelExpr: `${JSON.stringify(`${FACTOR_TITLES[factor]} = `).replace(/"/g, "'")} + (datum.label)`,
+      labelFontSize: 12,
+      labelFontWeight: "bold",
+      ...(channel === "row" ? { labelAngle: 0, labelAlign: "left", labelOrient: "left", labelPadding: 6 } : {}),
+    },
+  });
   const panels = column === undefined ? 1 : layout.values[column]!.length;
   const wrapped = row === undefined && panels > MAX_COLUMNS;
   // Wrapped panels fill their rows evenly (5 as 3 + 2, not 4 + 1).
   const columns = wrapped ? Math.ceil(panels / Math.ceil(panels / MAX_COLUMNS)) : panels;
   const width = Math.min(size.width, Math.floor(PANELS_WIDTH / columns) - 20);
-  const facet = wrapped ? { facet: header(column!), columns } : { facet: { ...(column === undefined ? {} : { column: header(column) }), ...(row === undefined ? {} : { row: header(row) }) } };
+  const facet = wrapped
+    ? { facet: header(column!, "column"), columns }
+    : { facet: { ...(column === undefined ? {} : { column: header(column, "column") }), ...(row === undefined ? {} : { row: header(row, "row") }) } };
   return { data: { values: data }, ...facet, spec: { width, height: size.height, ...unit } };
 }
 
