@@ -133,6 +133,23 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     return smallest;
   };
 
+  /**
+   * The same bound in plain float64, unrounded: what orders the children (an order needs no proof). Rounding
+   * outward every operation of every child's bound was most of a state's time.
+   */
+  const remainingEstimate = (depth: number, s: number): number => {
+    const along = alongAt[depth]!;
+    let smallest = Infinity;
+    for (let k = 0; k < certificates.length; k++) {
+      const c = certificates[k]!;
+      const A = along[k]! / eta;
+      const L = c.norm * radiusSquared - 2 * c.g * A;
+      const C = Math.max(0, (c.norm * s) / (eta * eta) - A * A);
+      smallest = Math.min(smallest, (L + Math.sqrt(L * L + 4 * c.g * c.g * C)) / (2 * c.g * c.g));
+    }
+    return smallest;
+  };
+
   /** The state's ‖ŵ(c)‖² upper end, from ŵ(c) summed afresh: ŵ(0) + η Σ c_i u_i (O(n·dim), on leaves of the bound only). */
   const weightSquareUp = (): number => {
     let square = 0;
@@ -242,7 +259,8 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
         nextAlong[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
         nextAlongAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
       }
-      childBounds[i] = remainingBound(depth + 1, stepSquareUp(depth, i)) * (n + 1) + childBounds[i]! / (Math.abs(childBounds[i]!) + 1);
+      // Largest bound first, the most violated first among equal ones (the bound's floor keeps ties ties).
+      childBounds[i] = Math.floor(remainingEstimate(depth + 1, squareAt[depth]! + 2 * eta * margins[i]! + eta * eta * squares[i]!)) * (n + 1) + childBounds[i]! / (Math.abs(childBounds[i]!) + 1);
     }
     const order = Array.from(children.subarray(0, count)).sort((a, b) => childBounds[b]! - childBounds[a]!);
     let bound = 0;
