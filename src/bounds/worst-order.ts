@@ -1,5 +1,6 @@
 import { addUp, divDown, divUp, mulDown, mulUp, sqrtUp, subDown, UNIT } from "../math/outward-rounding.js";
 import type { LearnerData } from "../perceptron/learner-data.js";
+import { rowDotsAndAbsolutesTypeScript, rowDotsTypeScript } from "../perceptron/row-passes.js";
 import { separatorMargin } from "./separator-margin.js";
 
 /**
@@ -85,22 +86,22 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     }
     squares[i] = gram[i * n + i]!;
   }
-  // M = max ‖u_i‖², its float sums padded to an upper end.
-  const radiusSquared = mulUp(Math.max(data.radiusSquared, ...squares), 1 + (dim + 4) * 2 * UNIT);
-  // ‖u_i‖ and ‖ŵ(0)‖ up: the scale of a margin's float error (see stepSquareUp).
-  const rowNormsUp = Float64Array.from(squares, (q) => sqrtUp(mulUp(q, 1 + (dim + 4) * 2 * UNIT)));
-  const squaresUp = Float64Array.from(squares, (q) => mulUp(q, 1 + (dim + 4) * 2 * UNIT));
+  // A float sum of squares over dim terms, padded to an upper end.
+  const squareUp = (square: number) => mulUp(square, 1 + (dim + 4) * 2 * UNIT);
+  // M = max ‖u_i‖².
+  const radiusSquared = squareUp(Math.max(data.radiusSquared, ...squares));
+  // ‖u_i‖, ‖ŵ(0)‖ and R up: the scale of a margin's float error (see stepSquareUp).
+  const squaresUp = squares.map(squareUp);
+  const rowNormsUp = squaresUp.map(sqrtUp);
   let startSquare = 0;
   for (let l = 0; l < dim; l++) startSquare += w0[l]! * w0[l]!;
-  const startNormUp = sqrtUp(mulUp(startSquare, 1 + (dim + 4) * 2 * UNIT));
-  const radiusUp = sqrtUp(Math.max(data.radiusSquared, ...squares) * (1 + (dim + 4) * 2 * UNIT));
+  const startNormUp = sqrtUp(squareUp(startSquare));
+  const radiusUp = sqrtUp(radiusSquared);
   const etaSquareUp = mulUp(eta, eta);
+  const etaSquareDown = mulDown(eta, eta);
+  // The margins of ŵ(0), each summed as the perceptron sums it.
   const rootMargins = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let dot = 0;
-    for (let l = 0; l < dim; l++) dot += w0[l]! * u[i * dim + l]!;
-    rootMargins[i] = dot;
-  }
+  rowDotsTypeScript(u, n, dim, w0, rootMargins);
 
   // Per depth: the margins ŵ(c)·u_i, v·ŵ(c) for each certificate, and the children's order (reused scratch).
   const marginsAt: Float64Array[] = [rootMargins];
@@ -128,7 +129,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     for (let k = 0; k < certificates.length; k++) {
       const c = certificates[k]!;
       const aLo = subDown(along[k]!, mulUp(relative, alongAbs[k]!));
-      smallest = Math.min(smallest, updatesFrom(divDown(aLo, eta), divUp(sHi, mulDown(eta, eta)), c.g, c.norm, radiusSquared));
+      smallest = Math.min(smallest, updatesFrom(divDown(aLo, eta), divUp(sHi, etaSquareDown), c.g, c.norm, radiusSquared));
     }
     return smallest;
   };
@@ -150,7 +151,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     return smallest;
   };
 
-  /** The state's ‖ŵ(c)‖² upper end, from ŵ(c) summed afresh: ŵ(0) + η Σ c_i u_i (O(n·dim), on leaves of the bound only). */
+  /** The state's ‖ŵ(c)‖² upper end, from ŵ(c) summed afresh: ŵ(0) + η Σ c_i u_i (O(n·dim); the root's, whence the children's are carried). */
   const weightSquareUp = (): number => {
     let square = 0;
     for (let l = 0; l < dim; l++) {
@@ -181,6 +182,16 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     const scale = mulUp(rowNormsUp[i]!, addUp(startNormUp, mulUp(eta * (depth + 1), radiusUp)));
     const marginUp = addUp(marginsAt[depth]![i]!, mulUp((depth + dim + 4) * 2 * UNIT, scale));
     return addUp(squareAt[depth]!, addUp(mulUp(2 * eta, marginUp), mulUp(etaSquareUp, squaresUp[i]!)));
+  };
+
+  /** v·ŵ(c + e_i) for each certificate (and its error scale), at depth + 1. */
+  const stepAlong = (depth: number, i: number): void => {
+    const next = alongAt[depth + 1]!;
+    const nextAbs = alongAbsAt[depth + 1]!;
+    for (let c = 0; c < certificates.length; c++) {
+      next[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
+      nextAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
+    }
   };
 
   const keyOf = (): string => String.fromCharCode.apply(null, counts as unknown as number[]);
@@ -237,8 +248,8 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     // Children: every mistaken point, the one with the largest bound after its update first (ties: the
     // most violated). Their margins are the parent's plus η times the point's Gram row.
     const next = (marginsAt[depth + 1] ??= new Float64Array(n));
-    const nextAlong = (alongAt[depth + 1] ??= new Float64Array(certificates.length));
-    const nextAlongAbs = (alongAbsAt[depth + 1] ??= new Float64Array(certificates.length));
+    alongAt[depth + 1] ??= new Float64Array(certificates.length);
+    alongAbsAt[depth + 1] ??= new Float64Array(certificates.length);
     const children = (childrenAt[depth] ??= new Int32Array(n));
     const childBounds = (childBoundsAt[depth] ??= new Float64Array(n));
     let count = 0;
@@ -255,10 +266,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     // The children's bounds need ŵ(c + e_i): cheap enough per child through the certificates' rows.
     for (let k = 0; k < count; k++) {
       const i = children[k]!;
-      for (let c = 0; c < certificates.length; c++) {
-        nextAlong[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
-        nextAlongAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
-      }
+      stepAlong(depth, i);
       // Largest bound first, the most violated first among equal ones (the bound's floor keeps ties ties).
       childBounds[i] = Math.floor(remainingEstimate(depth + 1, squareAt[depth]! + 2 * eta * margins[i]! + eta * eta * squares[i]!)) * (n + 1) + childBounds[i]! / (Math.abs(childBounds[i]!) + 1);
     }
@@ -270,10 +278,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     for (const i of order) {
       const row = i * n;
       for (let j = 0; j < n; j++) next[j] = margins[j]! + eta * gram[row + j]!;
-      for (let c = 0; c < certificates.length; c++) {
-        nextAlong[c] = alongAt[depth]![c]! + eta * certificates[c]!.along[i]!;
-        nextAlongAbs[c] = alongAbsAt[depth]![c]! + eta * certificates[c]!.alongAbs[i]!;
-      }
+      stepAlong(depth, i);
       squareAt[depth + 1] = stepSquareUp(depth, i);
       counts[i]!++;
       path.push(i);
@@ -302,7 +307,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
   squareAt[0] = weightSquareUp();
   const longest = remainingBound(0, squareAt[0]);
   for (const rule of ["most-violated", "least-progress", "cyclic"] as const) {
-    const greedy = greedyOrder(data, eta, w0, rule, certificates[0]!.along, gram, rootMargins, longest);
+    const greedy = greedyOrder(n, eta, rule, certificates[0]!.along, gram, rootMargins, longest);
     if (greedy !== null && greedy.length > best) {
       best = greedy.length;
       bestOrder = greedy;
@@ -342,17 +347,7 @@ function certificateOf(data: LearnerData, v: Float64Array, w0: Float64Array): Ce
   const { n, dim, u } = data;
   const along = new Float64Array(n);
   const alongAbs = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let dot = 0;
-    let abs = 0;
-    for (let l = 0; l < dim; l++) {
-      const p = v[l]! * u[i * dim + l]!;
-      dot += p;
-      abs += Math.abs(p);
-    }
-    along[i] = dot;
-    alongAbs[i] = abs;
-  }
+  rowDotsAndAbsolutesTypeScript(u, n, dim, v, along, alongAbs);
   let start = 0;
   let startAbs = 0;
   for (let l = 0; l < dim; l++) {
@@ -370,8 +365,7 @@ export type GreedyRule = "most-violated" | "least-progress" | "cyclic";
  * ŵ·u_i; least-progress: the smallest v·u_i; cyclic: the next mistaken one after the last update, in index
  * order), until none is mistaken. null past `limit` updates.
  */
-function greedyOrder(data: LearnerData, eta: number, w0: Float64Array, rule: GreedyRule, along: Float64Array, gram: Float64Array, rootMargins: Float64Array, limit: number): Int32Array | null {
-  const { n } = data;
+function greedyOrder(n: number, eta: number, rule: GreedyRule, along: Float64Array, gram: Float64Array, rootMargins: Float64Array, limit: number): Int32Array | null {
   const margins = Float64Array.from(rootMargins);
   const order: number[] = [];
   let last = n - 1;
