@@ -59,7 +59,7 @@ export function trainAdversarial(data: LearnerData, options: PerceptronOptions):
     if (count === 0) {
       if (!allFinite(w)) throw overflowError(updates);
       const epochs = Math.max(1, Math.ceil(updates / n));
-      return { updates, epochs, converged: true, firstEpochMistakes: Math.min(updates, n), lastEpochMistakes: 0, weights: w, mostUpdatesOnAPoint: mostOf(counts, updates) };
+      return { updates, epochs, converged: true, firstEpochMistakes: Math.min(updates, n), lastEpochMistakes: 0, weights: w, mostUpdatesOnAPoint: mostOf(counts) };
     }
     if (updates >= limit) break;
     const pick = pickMistake(order, mistaken, count, margins, squares, progress, eta, random);
@@ -69,7 +69,7 @@ export function trainAdversarial(data: LearnerData, options: PerceptronOptions):
     updates++;
     if (updates % n === 0) options.onEpoch?.(w, updates / n);
   }
-  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: Math.min(updates, n), lastEpochMistakes: n, weights: w, mostUpdatesOnAPoint: mostOf(counts, updates) };
+  return { updates, epochs: maxEpochs, converged: false, firstEpochMistakes: Math.min(updates, n), lastEpochMistakes: n, weights: w, mostUpdatesOnAPoint: mostOf(counts) };
 }
 
 function pickMistake(
@@ -99,7 +99,7 @@ function pickMistake(
 }
 
 /** The most updates any one point took: what the Freund–Schapire bound's E must cover (each point is presented only when updated). */
-function mostOf(counts: Int32Array, _updates: number): number {
+function mostOf(counts: Int32Array): number {
   let most = 0;
   for (let i = 0; i < counts.length; i++) most = Math.max(most, counts[i]!);
   return most;

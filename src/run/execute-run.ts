@@ -45,6 +45,8 @@ export function executeRun(spec: RunSpec, dataSets?: DataSets): RunRow {
 /** executeRun with the arrays for its points and its learner's coordinates. */
 function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, points: Float64Allocator, learner: Float64Allocator): RunRow {
   const modes = modesOf(spec.bounds);
+  // The run's extra column groups (plug-in bounds, the worst order), looked up once: null without.
+  const layout = spec.extraBounds !== undefined && spec.extraBounds.length > 0 ? tableLayout(spec.extraBounds) : null;
   const data = generateData(spec, createDraws(spec.seed, "data", spec.dataVersion), dataSets, points);
   const analysis = analyseDataSet(
     data,
@@ -55,7 +57,8 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
       learnerArray: learner,
       bounds: modes,
       beyondSeparable: beyondSeparable(spec),
-      extraBounds: pluginBoundsOf(spec.extraBounds),
+      // The plug-in bounds alone: the worst order is no plug-in's.
+      extraBounds: layout === null || layout.extraBounds.length === 0 ? undefined : layout.extraBounds,
       worstOrderBudget: spec.worstOrderBudget,
     },
   );
@@ -117,20 +120,12 @@ function runWith(spec: RunSpec, init: InitSpec, dataSets: DataSets | undefined, 
       missed,
     nonFinite: null,
   }, factorFields(analysis.aPosteriori?.factors ?? null));
-  if (spec.extraBounds !== undefined && spec.extraBounds.length > 0) {
-    const layout = tableLayout(spec.extraBounds);
+  if (layout !== null) {
     addPluginBounds(row, layout, updates, converged, analysis.planted?.extra ?? null, analysis.optimal?.extra ?? null);
     if (layout.worstOrder) addWorstOrder(row, analysis.worstOrder, updates, converged, bounds, best);
   }
   const { record, names } = replaceNonFinite(row);
   return names.length === 0 ? row : { ...record, nonFinite: names.join(" ") };
-}
-
-/** The plug-in bounds of a run's groups (table-layout.ts): without the worst order's, which is no plug-in's; undefined where none. */
-function pluginBoundsOf(groups: readonly string[] | undefined): readonly string[] | undefined {
-  if (groups === undefined || groups.length === 0) return undefined;
-  const { extraBounds } = tableLayout(groups);
-  return extraBounds.length === 0 ? undefined : extraBounds;
 }
 
 /**
