@@ -1,5 +1,5 @@
 import { GENERATOR_ENTRIES } from "../generators/generator-registry.js";
-import type { SummaryRow } from "../run/summary-types.js";
+import { summaryMedian, type SummaryRow } from "../run/summary-types.js";
 import { SEPARATOR_BOUNDS } from "../bounds/separator/separator-bounds.js";
 import { boundColumn } from "../bounds/bound-columns.js";
 import { beyondSeparable, SEPARATORS } from "../vocabulary/point-parameters.js";
@@ -50,9 +50,9 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, g
     ...SEPARATORS.flatMap((separator) => PLOTTED.map((name) => format(row[boundColumn(separator, name)].median))),
     format(row.bestBound.median),
     // Each plug-in bound's planted and max-margin columns, as the tables name them (table-layout.ts).
-    ...layout.extraBoundColumns.slice(0, 2 * pluginBounds.length).map((column) => format(summaryOf(row, column)?.median ?? null)),
+    ...layout.extraBoundColumns.slice(0, 2 * pluginBounds.length).map((column) => format(summaryMedian(row, column))),
     // The medians of the longest order found and of the proved upper bound: equal where the searches were exact.
-    ...(layout.worstOrder ? [format(summaryOf(row, "worstOrderLower")?.median ?? null), format(summaryOf(row, "worstOrderUpper")?.median ?? null)] : []),
+    ...(layout.worstOrder ? [format(summaryMedian(row, "worstOrderLower")), format(summaryMedian(row, "worstOrderUpper"))] : []),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   const line = (cells: readonly string[]) =>
@@ -71,11 +71,6 @@ export function summaryTable(rows: readonly SummaryRow[], totalPoints: number, g
     lines.push(`margin: the grid point's margin: ${[...meanings, "a plug-in generator, its margin key"].join("; ")}.`);
   }
   return `${lines.join("\n")}\n`;
-}
-
-/** A summary row's entry for an extra column (a median, or a ratio's statistics with their count). */
-function summaryOf(row: SummaryRow, column: string): { readonly median: number | null } | undefined {
-  return (row as unknown as Record<string, { median: number | null } | undefined>)[column];
 }
 
 function format(value: number | null): string {

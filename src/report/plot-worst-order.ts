@@ -1,15 +1,9 @@
-import type { SummaryRow } from "../run/summary-types.js";
+import { summaryMedian } from "../run/summary-types.js";
 import { capitalised } from "../bounds/bound-choice.js";
 import { BOUND_TITLES, boundColumn, OKABE_ITO, PLOTTED_BOUNDS, plotSpec, separatorWords, type Plot, type PlotInput } from "./plot.js";
 import { pointAxis } from "./point-axis.js";
 import { FACTOR_TITLES } from "./sweep-factors.js";
 import { POINT_KEYS } from "../vocabulary/point-parameters.js";
-
-/** A summary row's median of an extra column (the worst order's are not in SummaryRow's type: table-layout.ts). */
-function medianOf(row: SummaryRow, column: string): number | null {
-  const entry = (row as unknown as Record<string, { median: number | null } | undefined>)[column];
-  return typeof entry?.median === "number" ? entry.median : null;
-}
 
 /** The registry's first bound (Novikoff's): the one the sandwich and the ratio plot set against W*. */
 const FIRST = PLOTTED_BOUNDS[0]!;
@@ -25,14 +19,14 @@ const COLOURS = [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OK
  * listed worstOrder.
  */
 export function worstOrderPlot(input: PlotInput): Plot | null {
-  const rows = input.summary.filter((row) => medianOf(row, "worstOrderLower") !== null);
+  const rows = input.summary.filter((row) => summaryMedian(row, "worstOrderLower") !== null);
   if (rows.length === 0) return null;
   const axis = pointAxis(rows);
   const first = boundColumn(input.separator, FIRST);
   const values = rows.flatMap((row) => {
-    const lower = medianOf(row, "worstOrderLower")!;
-    const upper = medianOf(row, "worstOrderUpper") ?? lower;
-    const quantities = [row.updates.median, lower, medianOf(row, first), row.bestBound.median];
+    const lower = summaryMedian(row, "worstOrderLower")!;
+    const upper = summaryMedian(row, "worstOrderUpper") ?? lower;
+    const quantities = [row.updates.median, lower, summaryMedian(row, first), row.bestBound.median];
     return quantities.flatMap((value, k) =>
       value === null || !(value > 0) ? [] : [{ point: row.point, label: axis.label(row), quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
     );
@@ -69,7 +63,7 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
       },
     ],
   };
-  const exact = rows.filter((row) => medianOf(row, "worstOrderUpper") === medianOf(row, "worstOrderLower")).length;
+  const exact = rows.filter((row) => summaryMedian(row, "worstOrderUpper") === summaryMedian(row, "worstOrderLower")).length;
   return {
     name: "worst-order",
     title: "The order's luck and the proof's slack: updates ≤ W* ≤ the bounds",
@@ -96,7 +90,7 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
     { column: "bestWorstRatio", name: "W* / best bound" },
   ];
   // W* is the data set's, whatever the order: the points that differ in their order alone are one mark (the first).
-  const drawnRows = input.summary.filter((row) => row.margin !== null && row.margin !== undefined && columns.some(({ column }) => medianOf(row, column) !== null));
+  const drawnRows = input.summary.filter((row) => row.margin !== null && row.margin !== undefined && columns.some(({ column }) => summaryMedian(row, column) !== null));
   const others = POINT_KEYS.filter((key) => key !== "margin" && key !== "order" && new Set(drawnRows.map((row) => row[key])).size > 1);
   const seen = new Set<string>();
   const values = drawnRows.flatMap((row) => {
@@ -104,7 +98,7 @@ export function worstRatioPlot(input: PlotInput): Plot | null {
     if (seen.has(key)) return [];
     seen.add(key);
     return columns.flatMap(({ column, name }) => {
-      const ratio = medianOf(row, column);
+      const ratio = summaryMedian(row, column);
       return ratio === null ? [] : [{ point: row.point, margin: row.margin, ...Object.fromEntries(others.map((other) => [other, row[other]])), ratio, quantity: name }];
     });
   });

@@ -1,6 +1,6 @@
 import { capitalised, factorColumn, PROOF_FACTORS, type ProofFactorName } from "../bounds/bound-choice.js";
 import type { RunRow } from "../run/run-types.js";
-import type { SummaryRow } from "../run/summary-types.js";
+import { summaryMedian, type SummaryRow } from "../run/summary-types.js";
 import { BOUND_TITLES, counted, PLOTTED_BOUNDS, separatorWords, type PlotInput } from "./plot.js";
 
 /** What the answer calls each step of the proof (docs/theory.md, "Why a bound is loose"). */
@@ -21,8 +21,8 @@ export function answerLines(summary: readonly SummaryRow[], runs: readonly RunRo
   const lines: string[] = [];
   const loose = (column: string): { median: number; low: number; high: number; points: number } | null => {
     const ratios = summary
-      .map((row) => (row as unknown as Record<string, { median?: number | null } | undefined>)[column]?.median)
-      .filter((value): value is number => typeof value === "number" && value > 0);
+      .map((row) => summaryMedian(row, column))
+      .filter((value): value is number => value !== null && value > 0);
     if (ratios.length === 0) return null;
     const factors = ratios.map((ratio) => 1 / ratio).sort((a, b) => a - b);
     return { median: medianOf(factors), low: factors[0]!, high: factors.at(-1)!, points: factors.length };

@@ -47,3 +47,12 @@ export type SummaryRow = PointParameters & {
   readonly tightestOptimisedRatio: Statistics;
   readonly bestRatio: Statistics;
 } & { readonly [K in (typeof EVERY_RUN_COLUMNS)[number]]: Statistics } & { readonly [K in RatioColumn]: Statistics } & { readonly [K in BoundColumn]: Median };
+
+/**
+ * The median a summary row holds for `column`, any column its layout has (the tool's own, a plug-in bound's,
+ * the worst order's: table-layout.ts, which SummaryRow's type does not list); null where it has none.
+ */
+export function summaryMedian(row: SummaryRow, column: string): number | null {
+  const entry = (row as unknown as Record<string, { readonly median?: number | null } | undefined>)[column];
+  return typeof entry?.median === "number" ? entry.median : null;
+}
