@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Calibration } from "../runner/calibrate-sweep.js";
 import { findManifest } from "../runner/manifest.js";
 import type { PlanDescription } from "../sweep/describe-plan.js";
+import { TABLE_BYTES } from "../vocabulary/result-files.js";
 
 /** `run --dry-run`'s report, for people: what the sweep is, what it would cost, where it would go. */
 export function formatPlan(plan: PlanDescription, path: string, outDir: string, timing: { calibration: Calibration | null; threads: number } | null = null): string {
@@ -35,7 +36,7 @@ function timeLine(calibration: Calibration | null, threads: number): string {
   return `estimated time: the runs about ${seconds(calibration.cpuSeconds)} of CPU, so about ${seconds(calibration.cpuSeconds / cores)} on ${count(cores, "thread")} at best, plus a second or two to start (${timed}; an estimate, not a bound)`;
 }
 
-function seconds(value: number): string {
+export function seconds(value: number): string {
   if (value < 1) return `${Math.max(1, Math.round(value * 1000))} ms`;
   if (value < 10) return `${value.toFixed(1)} s`;
   if (value < 120) return `${Math.round(value)} s`;
@@ -43,16 +44,18 @@ function seconds(value: number): string {
   return `${(value / 3600).toFixed(1)} h`;
 }
 
-/**
- * The tables' size on disk, roughly: runs.jsonl and runs.csv take about 1.7 and 0.6 KB a run, summary.json
- * and summary.csv about 5.2 and 2.5 KB a grid point (experiments/quick.json with the default bounds: 408 and
- * 138 KB for 240 runs, 251 and 121 KB for 48 points; fewer bounds computed, a little less).
- */
+/** The tables' size on disk, roughly (TABLE_BYTES). */
 function diskLine(plan: PlanDescription): string {
   const runs = plan.shard === null ? plan.runs : plan.shardRuns;
-  const bytes = runs * 2300 + plan.points * 7700;
-  const size = bytes >= 1e9 ? `${(bytes / 1e9).toPrecision(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toPrecision(2)} MB` : `${Math.ceil(bytes / 1e3)} KB`;
+  const size = bytesText(runs * TABLE_BYTES.textRun + plan.points * TABLE_BYTES.summaryPoint);
   return `estimated disk: about ${size} of tables (runs.jsonl and runs.csv ~2.3 KB a run, the summaries ~8 KB a grid point; --parquet-only keeps runs.parquet instead of the two run tables)`;
+}
+
+/** A size in bytes as the dry runs state it: KB, MB, GB or TB, two figures. */
+export function bytesText(bytes: number): string {
+  if (bytes >= 1e12) return `${(bytes / 1e12).toPrecision(2)} TB`;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toPrecision(2)} GB`;
+  return bytes >= 1e6 ? `${(bytes / 1e6).toPrecision(2)} MB` : `${Math.ceil(bytes / 1e3)} KB`;
 }
 
 /** Which bounds the runs compute, when, and at what cost; the names not computed, whose columns stay empty. */

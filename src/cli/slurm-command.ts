@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import type { Argv } from "yargs";
 import { checkShards } from "../cluster/check-shards.js";
-import { formatSlurmPlan, planSlurmJob } from "../cluster/slurm-dry-run.js";
+import { planSlurmJob } from "../cluster/slurm-dry-run.js";
+import { formatSlurmPlan } from "./format-slurm-plan.js";
 import { shellWord } from "../cluster/shell-word.js";
 import { DEFAULT_ARRAY_LIMIT, DEFAULT_MAX_REQUEUES, writeSlurmJob } from "../cluster/write-slurm-job.js";
 import { gridCombinations } from "../generators/grid-points.js";

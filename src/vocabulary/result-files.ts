@@ -22,3 +22,11 @@ export type PlotName = (typeof PLOT_NAMES)[number];
 
 /** Every file a report may write under plots/ (--overwrite removes these, and only these, from there). */
 export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap((name) => [`${name}.svg`, `${name}.vl.json`]);
+
+/**
+ * What the tables take on disk, roughly, in bytes: runs.jsonl and runs.csv about 1.7 and 0.6 KB a run, runs.parquet
+ * about 170 bytes, summary.json and summary.csv about 5.2 and 2.5 KB a grid point (experiments/quick.json with the
+ * default bounds: 408 and 138 KB for 240 runs, 251 and 121 KB for 48 points; fewer bounds computed, a little less).
+ * What `--dry-run` and `slurm --dry-run` state.
+ */
+export const TABLE_BYTES = { textRun: 2300, parquetRun: 170, summaryPoint: 7700 } as const;

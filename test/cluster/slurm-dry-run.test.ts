@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatSlurmPlan, planSlurmJob } from "../../src/cluster/slurm-dry-run.js";
+import { planSlurmJob } from "../../src/cluster/slurm-dry-run.js";
+import { formatSlurmPlan } from "../../src/cli/format-slurm-plan.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { pointCostOf } from "../../src/sweep/estimate-run-cost.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
