@@ -7,6 +7,7 @@
  * few hundred sweeps in one process ran out of file descriptors (EMFILE); plain node leaves none.
  *
  *   npm run build && npm run calibrate:compare -- [--pairs 200] [--power-pairs 40] [--threads 2] [--out table.md]
+ *     [--nulls-only | --realistic-only | --unpaired-only]
  *
  * The sweep is experiments/quick.json's grid (48 grid points), max-margin separator off (the default
  * rules read updates, converged and errors only). A planted rise multiplies every converged run's updates,
@@ -41,6 +42,8 @@ const { values: flags } = parseArgs({
     "stream-pairs": { type: "string", default: "40" },
     // Only the nulls and the coverage (parts 0 and 4), the issue-55 targets.
     "nulls-only": { type: "boolean", default: false },
+    // Only parts 1 and 2 (the unpaired null at the recommended repeats, power by repeats).
+    "unpaired-only": { type: "boolean", default: false },
   },
 });
 const STREAM_PAIRS = Number(flags["stream-pairs"]);
@@ -160,7 +163,7 @@ function coverNull(report: ReturnType<typeof compareResults>): void {
   for (const outcome of report.outcomes) if (outcome.effect !== null) cover(kindOf(outcome), outcome.effect, 0);
 }
 
-if (!flags["realistic-only"]) {
+if (!flags["realistic-only"] && !flags["unpaired-only"]) {
   // 0. The nulls that broke 0.12: the same seeds drawn through another stream, compared as CI compares a code
   // change (paired: the same seeds). (a) Data version 2 against 3 (--allow-data-version-change); (b) every draw
   // redrawn under the same seeds, on quick.json with shuffled orders (the sweep run at another experiment seed,
@@ -315,7 +318,7 @@ if (!flags["realistic-only"] && !flags["nulls-only"]) {
 
 // 3. Paired, as CI compares (the same experiment and seeds, the code changed): every converged run's updates
 // +10 % (exact), and the realistic regressions (REGRESSIONS), each against its own baseline.
-if (!flags["nulls-only"]) {
+if (!flags["nulls-only"] && !flags["unpaired-only"]) {
 lines.push(
   "",
   `Paired (the same seeds, as a CI job compares a code change): share of ${POWER_PAIRS} baselines for which compare fails, by repeats:`,
