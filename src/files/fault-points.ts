@@ -13,6 +13,9 @@ const KILL_AT = Number(process.env.PERCEPTRON_LAB_TEST_KILL_AT ?? 0);
 const FAIL = /^(\d+)(\+?):([A-Z]+)$/.exec(process.env.PERCEPTRON_LAB_TEST_FAIL_AT ?? "");
 const ACTIVE = TRACE || KILL_AT > 0 || FAIL !== null;
 
+/** Whether a test hook is set (the hooks' own bookkeeping may then cost a system call; never for a user). */
+export const FAULT_POINTS_ACTIVE = ACTIVE;
+
 let count = 0;
 
 /** Called before each write, sync, close, rename and removal of a result folder's file. */

@@ -118,12 +118,12 @@ describe("kills aimed at every file operation", () => {
     const journal = points.filter(([, , path]) => path.includes(".perceptron-lab.move.json")).map(([k]) => k);
     expect(journal.length).toBeGreaterThan(1);
     const during = points.filter(([k]) => k >= Math.min(...journal) && k <= Math.max(...journal));
-    // The operations that change the folder's state (each rename, the first removal of the old results, the
-    // removals of the manifest, the staging folder and the journal): a kill before each. (The syncs, creates
-    // and the removals of files a fresh folder does not hold change nothing a kill could split; ~36 points in all.)
+    // The operations that change the folder's state (each rename, the first removal, the removals of the
+    // manifest, the staging folder and the journal): a kill before each. (The syncs and creates change nothing a
+    // kill could split, and removing a file a fresh folder does not hold is no fault point: 22 points in all.)
     const firstRemoval = during.find(([, operation]) => operation === "remove")![0];
     const move = during.filter(([k, operation, path]) => operation === "rename" || k === firstRemoval || (operation === "remove" && /(manifest\.json|\.merge-\d+|move\.json)$/.test(path)));
-    expect(move.length).toBeGreaterThan(8);
+    expect(move.length).toBeGreaterThanOrEqual(8);
     expect(move.some(([, operation, path]) => operation === "rename" && path.endsWith("manifest.json"))).toBe(true);
     const outcomes = await inParallel(
       move.map(([k, operation, path]) => async () => {
