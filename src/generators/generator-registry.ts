@@ -4,6 +4,7 @@ import { hadamardGenerator } from "./hadamard.js";
 import { orthonormalGenerator } from "./orthonormal.js";
 import { plantedGenerator } from "./planted.js";
 import { threePointGenerator } from "./three-point.js";
+import { plotFiles } from "../vocabulary/result-files.js";
 
 /**
  * Every generator's name, in the order the schema lists them (the first is a grid's default), and its entry:
@@ -29,7 +30,7 @@ export const GENERATOR_ENTRIES: readonly GeneratorEntry[] = GENERATORS.map((name
 
 /** The files of the generators' own plots (GeneratorEntry.familyPlot) under plots/: what --overwrite may clear there. */
 export function generatorPlotFiles(): string[] {
-  return GENERATOR_ENTRIES.flatMap((entry) => (entry.familyPlot === undefined ? [] : [`${entry.familyPlot.name}.svg`, `${entry.familyPlot.name}.vl.json`]));
+  return GENERATOR_ENTRIES.flatMap((entry) => (entry.familyPlot === undefined ? [] : plotFiles(entry.familyPlot.name)));
 }
 
 /** The generator of a grid that names none: the first. */

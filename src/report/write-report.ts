@@ -21,7 +21,8 @@ export const PLOTTED_RUNS = 4000;
 
 const REPORT_NEEDS = "report needs a complete result folder written by run, run --shard or merge";
 
-import { REPORT_FILES } from "../vocabulary/result-files.js";
+import { PAPER_WIDTHS, paperFigureFiles, REPORT_FILES } from "../vocabulary/result-files.js";
+import { paperFigure } from "./paper-figures.js";
 
 export { REPORT_FILES } from "../vocabulary/result-files.js";
 
@@ -29,20 +30,29 @@ export { REPORT_FILES } from "../vocabulary/result-files.js";
  * Writes report.html, report.md and plots/*.svg into a complete result folder, under its lock (see
  * lockResultFolder), each file replaced whole; returns the page's path.
  */
-export async function writeReport(folder: string, options: { readonly onNote?: (text: string) => void } = {}): Promise<string> {
+export interface ReportOptions {
+  readonly onNote?: (text: string) => void;
+  /**
+   * "paper": each plot also as a journal's figure, at one- and two-column widths (PAPER_WIDTHS): a vector PDF
+   * with its fonts embedded, a 300-dpi PNG and its specification (paper-figures.ts).
+   */
+  readonly figures?: "screen" | "paper";
+}
+
+export async function writeReport(folder: string, options: ReportOptions = {}): Promise<string> {
   if (folder.trim() === "") throw new InputError("report's folder is empty: name a result folder (an unset variable in a script?)");
   const manifest = readManifest(folder, REPORT_NEEDS);
   requireComplete(folder, manifest);
   const lock = lockResultFolder(folder, "report");
   try {
     if (lock.note !== null) options.onNote?.(`${folder}: ${lock.note}`);
-    return await writeReportFiles(folder, manifest);
+    return await writeReportFiles(folder, manifest, options.figures ?? "screen");
   } finally {
     lock.release();
   }
 }
 
-async function writeReportFiles(folder: string, manifest: Manifest): Promise<string> {
+async function writeReportFiles(folder: string, manifest: Manifest, figures: "screen" | "paper"): Promise<string> {
   const notes: string[] = [];
   const summary = summaryRows(folder, manifest, REPORT_NEEDS, (text) => notes.push(text));
   const total: number = manifest.counts.runs;
@@ -60,6 +70,15 @@ async function writeReportFiles(folder: string, manifest: Manifest): Promise<str
     writeFileAtomic(join(folder, REPORT_FILES.plots, `${plot.name}.vl.json`), `${JSON.stringify(plot.spec, null, 1)}\n`);
     writeFileAtomic(join(folder, REPORT_FILES.plots, `${plot.name}.svg`), svg);
     rendered.push({ name: plot.name, title: plot.title, caption: plot.caption, svg });
+    if (figures === "paper") {
+      for (const width of PAPER_WIDTHS) {
+        const figure = await paperFigure(plot.spec, width);
+        const [pdf, png, spec] = paperFigureFiles(plot.name, width).map((file) => join(folder, REPORT_FILES.plots, file)) as [string, string, string];
+        writeFileAtomic(spec, `${JSON.stringify(figure.spec, null, 1)}\n`);
+        writeFileAtomic(pdf, figure.pdf);
+        writeFileAtomic(png, figure.png);
+      }
+    }
   }
   const c = manifest.counts;
   const tool = manifest.tool;

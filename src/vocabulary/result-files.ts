@@ -20,8 +20,29 @@ export const PLOT_NAMES = [
 ] as const;
 export type PlotName = (typeof PLOT_NAMES)[number];
 
+/**
+ * The paper figures (report --figures paper): each plot at a journal's one-column and two-column width, as
+ * plots/<name>.<width>.pdf (vector, fonts embedded), plots/<name>.<width>.300dpi.png and its specification
+ * plots/<name>.<width>.vl.json.
+ */
+export const PAPER_WIDTHS = [
+  { label: "3.5in", inches: 3.5 },
+  { label: "7in", inches: 7 },
+] as const;
+export const PAPER_DPI = 300;
+
+/** A paper figure's files at one width: the PDF, the PNG and the specification, in that order. */
+export function paperFigureFiles(name: string, width: (typeof PAPER_WIDTHS)[number]): readonly [string, string, string] {
+  return [`${name}.${width.label}.pdf`, `${name}.${width.label}.${PAPER_DPI}dpi.png`, `${name}.${width.label}.vl.json`];
+}
+
+/** Every file a report may write under plots/ for one plot: its SVG and specification, and its paper figures. */
+export function plotFiles(name: string): string[] {
+  return [`${name}.svg`, `${name}.vl.json`, ...PAPER_WIDTHS.flatMap((width) => paperFigureFiles(name, width))];
+}
+
 /** Every file a report may write under plots/ (--overwrite removes these, and only these, from there). */
-export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap((name) => [`${name}.svg`, `${name}.vl.json`]);
+export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap(plotFiles);
 
 /**
  * What the tables take on disk, roughly, in bytes: runs.jsonl and runs.csv about 1.7 and 0.6 KB a run, runs.parquet

