@@ -1,28 +1,28 @@
 import { counted, OKABE_ITO, plotSpec, pointsNotDrawn, scaleFor, type Plot, type PlotInput } from "./plot.js";
-import { pointAxis } from "./point-axis.js";
+import { pointLayout } from "./point-layout.js";
 
 /**
- * The updates of each grid point's converged runs, as summary.json gives them: a box from p25 to p75,
- * whiskers from p10 to p90 and a tick at the median (log y where they span decades, so that one slow
- * point does not squash the rest).
+ * The updates of each grid point's converged runs, as summary.json gives them: a dot at the median, a thick bar
+ * from p25 to p75 and a thin line from p10 to p90 (log y where they span decades, so that one slow point does
+ * not squash the rest), laid out as small multiples by the sweep's factors (point-layout.ts).
  */
 export function updatesPerPointPlot(input: PlotInput): Plot | null {
   const rows = input.summary.filter((row) => row.updates.median !== null);
   if (rows.length === 0) return null;
-  const axis = pointAxis(rows);
-  const data = rows.map((row) => ({ point: row.point, label: axis.label(row), p10: row.updates.p10, p25: row.updates.p25, median: row.updates.median, p75: row.updates.p75, p90: row.updates.p90, converged: row.converged, runs: row.runs }));
+  const layout = pointLayout(rows);
+  const data = rows.map((row) => ({ point: row.point, ...layout.fields(row), p10: row.updates.p10, p25: row.updates.p25, median: row.updates.median, p75: row.updates.p75, p90: row.updates.p90, converged: row.converged, runs: row.runs }));
   const y = { type: "quantitative", scale: scaleFor(rows.flatMap((row) => [row.updates.p10!, row.updates.p90!])), title: "updates of the converged runs" };
-  const spec = {
-    data: { values: data },
-    width: axis.width,
-    height: 260,
+  // A rule takes no shape (Vega-Lite would add a symbol at its ends): the bars get the colour alone.
+  const { shape: _shape, ...lineMarks } = layout.marks;
+  const unit = {
     layer: [
-      { mark: { type: "rule", color: "#4c78a8" }, encoding: { x: axis.x, y: { field: "p10", ...y }, y2: { field: "p90" } } },
-      { mark: { type: "bar", color: "#9ecae9", stroke: "#4c78a8", size: Math.max(3, Math.min(12, Math.floor(axis.width / rows.length) - 4)) }, encoding: { x: axis.x, y: { field: "p25", ...y }, y2: { field: "p75" } } },
+      // The dot's layer first: the legends take their symbols from it.
       {
-        mark: { type: "tick", color: "#222", thickness: 2, size: Math.max(4, Math.min(14, Math.floor(axis.width / rows.length) - 2)) },
-        encoding: { x: axis.x, y: { field: "median", ...y }, tooltip: [{ field: "point" }, { field: "label" }, { field: "median" }, { field: "p25" }, { field: "p75" }, { field: "converged" }, { field: "runs" }] },
+        mark: { type: "point", filled: true, size: 28, opacity: 1 },
+        encoding: { ...layout.position, y: { field: "median", ...y }, ...layout.marks, tooltip: [{ field: "point" }, { field: "median" }, { field: "p25" }, { field: "p75" }, { field: "converged" }, { field: "runs" }] },
       },
+      { mark: { type: "rule", strokeWidth: 1 }, encoding: { ...layout.position, y: { field: "p10", ...y }, y2: { field: "p90" }, ...lineMarks } },
+      { mark: { type: "rule", strokeWidth: 3.5, opacity: 0.6 }, encoding: { ...layout.position, y: { field: "p25", ...y }, y2: { field: "p75" }, ...lineMarks } },
     ],
   };
   // Over every point, drawn or not: the runs of a point with no converged run did not converge either.
@@ -31,14 +31,14 @@ export function updatesPerPointPlot(input: PlotInput): Plot | null {
     name: "updates-per-point",
     title: "Updates per grid point",
     caption: [
-      "One column: a grid point's converged runs; box from their p25 to p75 of the observed updates, whiskers from p10 to p90, black tick at the median.",
-      axis.words,
+      "One mark: a grid point's converged runs; dot at the median of their observed updates, thick bar from p25 to p75, thin line from p10 to p90.",
+      layout.words,
       notConverged > 0 ? `${counted(notConverged, "run")} did not converge (or failed): not in these statistics; see "Share of converged runs".` : "",
       pointsNotDrawn(input.summary, rows),
     ]
       .filter((part) => part !== "")
       .join(" "),
-    spec: plotSpec(spec, axis.factors),
+    spec: plotSpec(layout.spec(data, unit, 220), layout.factors),
   };
 }
 
@@ -48,34 +48,32 @@ export function convergedSharePlot(input: PlotInput): Plot | null {
   const notConverged = rows.reduce((sum, row) => sum + row.runs - row.converged - row.errors, 0);
   const errors = rows.reduce((sum, row) => sum + row.errors, 0);
   if (notConverged + errors === 0) return null;
-  const axis = pointAxis(rows);
+  const layout = pointLayout(rows, []);
   const outcomes = ["converged", "not converged", "error"] as const;
   const data = rows.flatMap((row) => {
     const counts = [row.converged, row.runs - row.converged - row.errors, row.errors];
-    return outcomes.map((outcome, index) => ({ point: row.point, label: axis.label(row), outcome, rank: index, share: counts[index]! / row.runs, runs: counts[index] }));
+    return outcomes.map((outcome, index) => ({ point: row.point, ...layout.fields(row), outcome, rank: index, share: counts[index]! / row.runs, runs: counts[index] }));
   });
-  const spec = {
-    data: { values: data },
-    width: axis.width,
-    height: 200,
+  const unit = {
     mark: { type: "bar" },
     encoding: {
-      x: axis.x,
+      ...layout.position,
       y: { field: "share", type: "quantitative", stack: "zero", title: "share of the point's runs", axis: { format: "%" }, scale: { domain: [0, 1] } },
       // Blue, vermillion and grey (Okabe and Ito's palette): told apart with any colour vision, unlike green and red.
       color: { field: "outcome", type: "nominal", sort: [...outcomes], scale: { domain: [...outcomes], range: [OKABE_ITO.blue, OKABE_ITO.vermillion, "#555"] }, title: "outcome" },
       order: { field: "rank", type: "quantitative", sort: "ascending" },
-      tooltip: [{ field: "point" }, { field: "label" }, { field: "outcome" }, { field: "runs" }],
+      ...layout.marks,
+      tooltip: [{ field: "point" }, { field: "outcome" }, { field: "runs" }],
     },
   };
   return {
     name: "converged-share",
     title: "Share of converged runs",
     caption: [
-      `One column: a grid point's runs, split into those that converged, those that had not within ${input.maxEpochs} epochs (${notConverged} in all) and those that failed (${errors}).`,
+      `One bar: a grid point's runs, split into those that converged, those that had not within ${input.maxEpochs} epochs (${notConverged} in all) and those that failed (${errors}).`,
       "Only converged runs enter the statistics and the tightness plots; the others are in runs.csv.",
-      axis.words,
+      layout.words,
     ].join(" "),
-    spec: plotSpec(spec, axis.factors),
+    spec: plotSpec(layout.spec(data, unit, 180), layout.factors),
   };
 }

@@ -106,34 +106,42 @@ describe("report", () => {
     expect(Math.max(...diagonal) / Math.min(...diagonal)).toBeGreaterThanOrEqual(10);
   });
 
-  it("numbers the grid points of a sweep too large to name on the axis, and says where their factors are", async () => {
-    // 12 margins × 10 values of η: 120 points, over the 100 the axis names.
+  it("lays 120 grid points out as small multiples, each point a mark of its own, every factor encoded, no label rotated", async () => {
+    // 12 margins × 10 values of η: 120 points, which 0.14 named on one axis of 45° labels.
     const many = temporaryFolder();
     const margins = Array.from({ length: 12 }, (_, k) => 0.02 * (k + 1));
     const etas = Array.from({ length: 10 }, (_, k) => 2 ** (k - 5));
     await runExperiment(loaded({ name: "many", repeats: 1, grid: { n: 12, d: 2, margin: margins, eta: etas } }), { threads: 1, outDir: many });
     await writeReport(many);
-    const spec = JSON.parse(readFileSync(join(many, "plots", "updates-per-point.vl.json"), "utf8")) as { description: string; usermeta: { factors: { inTable: string[]; inLabel: string[] } }; data: { values: { point: number; label: string }[] } };
+    type Spec = { description: string; encoding?: unknown; layer: { encoding: Record<string, { field?: string; type?: string; axis?: { labelAngle?: number } }> }[]; data: { values: Record<string, unknown>[] } };
+    const spec = JSON.parse(readFileSync(join(many, "plots", "updates-per-point.vl.json"), "utf8")) as Spec;
     expect(spec.data.values).toHaveLength(120);
-    expect(spec.data.values.map((row) => row.label)).toEqual(spec.data.values.map((row) => String(row.point)));
-    expect(spec.usermeta.factors).toMatchObject({ inLabel: [], inTable: ["margin", "eta"] });
-    expect(spec.description).toContain("120 grid points, too many to name on the axis: numbered as in summary.csv");
+    const dot = spec.layer[0]!.encoding;
+    expect([dot.x!.field, dot.x!.type, dot.x!.axis?.labelAngle, dot.color!.field, dot.xOffset!.field]).toEqual(["margin", "ordinal", 0, "eta", "slot"]);
+    // One mark a point: no two points share an x and a slot.
+    const places = spec.data.values.map((row) => JSON.stringify([row.margin, row.slot]));
+    expect(new Set(places).size).toBe(120);
+    expect(spec.description).toContain("x: margin γ. colour: η.");
     const summary = JSON.parse(readFileSync(join(many, "summary.json"), "utf8"));
     expect(factorProblems(spec as unknown as Record<string, unknown>, summary)).toEqual([]);
     const svg = readFileSync(join(many, "plots", "updates-per-point.svg"), "utf8");
     expect(Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1])).toBeLessThanOrEqual(1200);
   });
 
-  it("draws a sweep of 1 096 grid points, its axis sorted by number, not by a list of 1 096 (which overflowed Vega's stack on the main thread: cli.e2e)", async () => {
+  it("draws a sweep of 1 096 grid points with the dimension on a continuous axis, not 137 columns nor a sort list of 1 096 (which overflowed Vega's stack on the main thread: cli.e2e)", async () => {
     const large = temporaryFolder();
     const dimensions = Array.from({ length: 137 }, (_, k) => k + 1);
     await runExperiment(loaded({ name: "large", repeats: 1, optimal: false, grid: { n: 8, d: dimensions, margin: [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4] } }), { threads: 1, outDir: large });
     await writeReport(large);
     const svg = readFileSync(join(large, "plots", "updates-per-point.svg"), "utf8");
     expect(svg.startsWith("<svg")).toBe(true);
-    const spec = JSON.parse(readFileSync(join(large, "plots", "updates-per-point.vl.json"), "utf8")) as { data: { values: unknown[] }; layer: { encoding: { x: { sort: unknown } } }[] };
+    const spec = JSON.parse(readFileSync(join(large, "plots", "updates-per-point.vl.json"), "utf8")) as { data: { values: unknown[] }; layer: { encoding: Record<string, { field?: string; type?: string; sort?: unknown }> }[] };
     expect(spec.data.values).toHaveLength(1096);
-    expect(spec.layer[0]!.encoding.x.sort).toBe("ascending");
+    const dot = spec.layer[0]!.encoding;
+    expect([dot.x!.field, dot.x!.type, dot.color!.field, dot.xOffset]).toEqual(["d", "quantitative", "margin", undefined]);
+    const longest = (node: unknown): number =>
+      Array.isArray(node) ? Math.max(node.length, ...node.map(longest)) : node !== null && typeof node === "object" ? Math.max(0, ...Object.values(node).map(longest)) : 0;
+    expect(longest({ ...spec, data: null })).toBeLessThan(200);
   });
 
   it("draws why the bound is loose where the sweep lists factors: per grid point, the four parts add up to log₁₀ of the bound over the updates", async () => {
