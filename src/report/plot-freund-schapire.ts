@@ -1,7 +1,7 @@
 import { plotFamilyOf } from "../generators/generator-registry.js";
 import type { SummaryRow } from "../run/summary-types.js";
 import { plotSpec, scaleFor, type Plot, type PlotInput } from "./plot.js";
-import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
+import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, markShape, sweepFactors } from "./sweep-factors.js";
 
 /** What the plot draws of each grid point: the mistakes, and the two Freund–Schapire bounds. */
 const SERIES = [
@@ -41,7 +41,7 @@ export function freundSchapirePlot(input: PlotInput): Plot | null {
   };
   const points = {
     mark: { type: "point", filled: true, size: 30 },
-    encoding: { x, y: { field: "median", type: "quantitative", scale: yScale }, color: colour, tooltip: [{ field: "point" }, { field: "series" }, { field: "median" }, { field: "p25" }, { field: "p75" }] },
+    encoding: { x, y: { field: "median", type: "quantitative", scale: yScale }, color: colour, ...markShape(layout), tooltip: [{ field: "point" }, { field: "series" }, { field: "median" }, { field: "p25" }, { field: "p75" }] },
   };
   const spec = facetedSpec(layout, data, { layer: [line, band, points] }, { width: 440, height: 280 });
   const cutOff = rows.reduce((sum, row) => sum + row.runs - row.converged - row.errors, 0);

@@ -4,7 +4,7 @@ import { GENERATOR_ENTRIES, plotFamilyOf } from "../generators/generator-registr
 import type { FamilyPlot } from "../generators/generator-entry.js";
 import { ratioColumn } from "../bounds/bound-columns.js";
 import { coincidentMarks, counted, diagonalWithin, MAX_MARKS, plotSpec, runsShown, scaleFor, thinned, type Plot, type PlotInput } from "./plot.js";
-import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, sweepFactors } from "./sweep-factors.js";
+import { channelEncoding, describeImplied, describeLayout, everyPanel, facetFields, factorFields, facetedSpec, layoutFactors, markFields, markShape, sweepFactors } from "./sweep-factors.js";
 
 /**
  * The structured families' own claim (docs/theory.md, "Structured families"): from ŵ(0) = 0 a run makes exactly
@@ -91,18 +91,25 @@ function familyPlot(input: PlotInput, generator: string, family: FamilyPlot): Pl
   const data = rows.map((row) => ({ point: row.point, [family.x]: xOf(row), median: ratioOf(row).median, p25: ratioOf(row).p25, p75: ratioOf(row).p75, ...factorFields(row, sweep.varying) }));
   const xs = [...new Set(rows.map(xOf))].sort((a, b) => a - b);
   const [low, high] = [xs[0]!, xs.at(-1)!];
+  const xScale = scaleFor(xs);
+  // Evenly over the axis as drawn: geometrically on a log axis, where even steps in c left its first decade
+  // (the curve's steps and bends) a few samples.
+  const logAxis = xScale.type === "log";
   const curve = Array.from({ length: CURVE_SAMPLES + 1 }, (_, k) => {
-    const at = low + ((high - low) * k) / CURVE_SAMPLES;
+    const at = logAxis ? low * (high / low) ** (k / CURVE_SAMPLES) : low + ((high - low) * k) / CURVE_SAMPLES;
     return { [family.x]: at, ratio: family.ratio(at) };
   });
-  const x = { field: family.x, type: "quantitative", scale: scaleFor(xs), title: family.x };
-  const y = { type: "quantitative", scale: { zero: false }, title: "updates / (R/γ)²" };
+  const x = { field: family.x, type: "quantitative", scale: xScale, title: family.x };
+  // Padded, so that the limit's rule, often the lowest value, lies inside the plot and not on its x axis.
+  const y = { type: "quantitative", scale: { zero: false, nice: false, padding: 14 }, title: "updates / (R/γ)²" };
   const grouping = channelEncoding(layout);
   const spec = facetedSpec(layout, data, {
     layer: [
       { data: { values: [{ limit: family.limit }] }, mark: { type: "rule", color: "#888", strokeDash: [2, 3] }, encoding: { y: { field: "limit", ...y } } },
       { data: { values: curve }, mark: { type: "line", color: "#555", strokeDash: [6, 4] }, encoding: { x, y: { field: "ratio", ...y } } },
-      { mark: { type: "point", filled: true, size: 50 }, encoding: { x, y: { field: "median", ...y }, ...grouping } },
+      // Hollow, and shaped as well as coloured: marks that coincide (η changes no count from ŵ(0) = 0) both show,
+      // a circle around a square, where two filled dots blended into a colour of neither.
+      { mark: { type: "point", filled: false, strokeWidth: 1.6, size: 60, opacity: 1 }, encoding: { x, y: { field: "median", ...y }, ...grouping, ...markShape(layout, { orColour: true }) } },
       { mark: { type: "area", opacity: 0.15 }, encoding: { x, y: { field: "p25", ...y }, y2: { field: "p75" }, ...(grouping.color === undefined ? {} : { color: grouping.color }) } },
     ],
   }, { width: 520, height: 280 });

@@ -1,6 +1,6 @@
 import { plotFamilyOf } from "../generators/generator-registry.js";
 import { counted, plotSpec, pointsNotDrawn, scaleFor, type Plot, type PlotInput } from "./plot.js";
-import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, sweepFactors } from "./sweep-factors.js";
+import { channelEncoding, describeImplied, describeLayout, factorFields, facetedSpec, FACTOR_TITLES, layoutFactors, markShape, sweepFactors } from "./sweep-factors.js";
 
 /**
  * The tightness of the best bound against one factor (the planted margin or the dimension): one mark
@@ -31,7 +31,7 @@ export function tightnessPlot(input: PlotInput, against: "margin" | "d"): Plot |
   };
   const points = {
     mark: { type: "point", filled: true, size: 30 },
-    encoding: { x, y: { field: "median", type: "quantitative", scale: yScale }, ...(grouping.color === undefined ? {} : { color: grouping.color }), tooltip: [{ field: "point" }, { field: "median" }, { field: "p25" }, { field: "p75" }] },
+    encoding: { x, y: { field: "median", type: "quantitative", scale: yScale }, ...(grouping.color === undefined ? {} : { color: grouping.color }), ...markShape(layout), tooltip: [{ field: "point" }, { field: "median" }, { field: "p25" }, { field: "p75" }] },
   };
   const unit = { layer: [line, band, points] };
   const spec = facetedSpec(layout, data, unit, { width: 440, height: 280 });

@@ -91,14 +91,34 @@ function withDecadeTicks(body: Record<string, unknown>): Record<string, unknown>
     if (logFields[channel].size === 0) continue;
     const values = rows.flatMap((row) => [...logFields[channel]].map((field) => row[field])).filter((value): value is number => typeof value === "number" && value > 0 && Number.isFinite(value));
     if (values.length === 0) continue;
-    const ticks = decades(Math.min(...values), Math.max(...values));
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    const ticks = logTicks(low, high);
     for (const encoding of encodings) {
       const spec = encoding[channel];
-      if ((spec?.scale as { type?: string } | undefined)?.type !== "log") continue;
-      encoding[channel] = { ...spec, axis: { values: ticks, ...(spec!.axis as Record<string, unknown> | undefined) } };
+      const scale = spec?.scale as { type?: string; domain?: unknown } | undefined;
+      if (scale?.type !== "log") continue;
+      // The axis spans the data (a little padded), not the decades around them: ratios in 0.01–0.3 on 0.01–0.3,
+      // not 0.001–1. A domain the plot set itself stays.
+      const fitted = scale.domain === undefined ? { ...scale, domain: [low / LOG_PAD, high * LOG_PAD], nice: false } : scale;
+      encoding[channel] = { ...spec, scale: fitted, axis: { values: ticks, ...(spec!.axis as Record<string, unknown> | undefined) } };
     }
   }
   return body;
+}
+
+/** A log axis's domain reaches this factor past the data on each side (~a tenth of a decade). */
+const LOG_PAD = 1.25;
+
+/**
+ * A log axis's ticks over [low, high] (padded by LOG_PAD): the powers of ten inside, or where fewer than two
+ * fall inside, 1, 2 and 5 times them, so that an axis within a decade still reads.
+ */
+export function logTicks(low: number, high: number): number[] {
+  const [from, to] = [low / LOG_PAD, high * LOG_PAD];
+  const inside = decades(from, to).filter((tick) => tick >= from * (1 - 1e-12) && tick <= to * (1 + 1e-12));
+  if (inside.length >= 2) return inside;
+  const steps = decades(from, to).flatMap((decade) => [decade, 2 * decade, 5 * decade].map((tick) => Number(tick.toPrecision(12))));
+  return [...new Set(steps)].filter((tick) => tick >= from * (1 - 1e-12) && tick <= to * (1 + 1e-12)).sort((a, b) => a - b);
 }
 
 /** The powers of ten from the one at or below `low` to the one at or above `high`. */

@@ -146,6 +146,18 @@ export function channelEncoding(layout: FactorLayout, only: readonly Channel[] =
 }
 
 /**
+ * The shape a point layer gives the factor its lines tell apart by dash (and the colour's factor where no dash is
+ * used), so that an isolated point, which has no line to dash, is still told apart (a dash alone cannot be
+ * seen on a dot); nothing where the layout's shape channel is taken or no such factor exists.
+ */
+export function markShape(layout: FactorLayout, { orColour = false }: { readonly orColour?: boolean } = {}): Record<string, unknown> {
+  if (layout.channels.shape !== undefined) return {};
+  const factor = layout.channels.strokeDash ?? (orColour ? layout.channels.color : undefined);
+  if (factor === undefined || (layout.values[factor]?.length ?? 0) > CAPACITY.shape) return {};
+  return { shape: { field: factor, type: "nominal", sort: layout.values[factor], title: FACTOR_TITLES[factor] } };
+}
+
+/**
  * A plot of one panel, or of one panel per value of the layout's facet factors: `unit` (a mark or a layer,
  * with its encoding) over `data`, each panel `width` × `height`.
  */
