@@ -42,13 +42,16 @@ function paperFontSize(key: string, within: string | null): number {
  */
 export function paperSpec(spec: Record<string, unknown>, factor: number, narrow = false): Record<string, unknown> {
   const viewWidth = smallestViewWidth(spec);
+  // A panel at least as tall as its y title drawn along it (8 pt DejaVu Sans: ~4.7 pt a character), so that the
+  // titles of panel rows one above the other do not run into each other.
+  const titleHeight = Math.ceil(4.7 * longestYTitle(spec));
   const scale = (node: unknown, views: boolean, within: string | null): unknown => {
     if (Array.isArray(node)) return node.map((item) => scale(item, views, within));
     if (node === null || typeof node !== "object") return node;
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (views && key === "width" && typeof value === "number") copy[key] = Math.max(20, Math.round(value * factor));
-      else if (views && key === "height" && typeof value === "number") copy[key] = Math.max(narrow ? NARROW_HEIGHT : 20, Math.round(value * factor));
+      else if (views && key === "height" && typeof value === "number") copy[key] = Math.max(narrow ? NARROW_HEIGHT : 20, titleHeight, Math.round(value * factor));
       else if (key.endsWith("FontSize") && typeof value === "number") copy[key] = paperFontSize(key, within);
       else if (key.endsWith("FontWeight") && value === "bold") copy[key] = "normal";
       else if (key === "data" || key === "usermeta" || key === "config") copy[key] = value;
@@ -111,6 +114,23 @@ function narrowed(spec: Record<string, unknown>): Record<string, unknown> {
   const asRow = (channel: Record<string, unknown>) => ({ ...channel, header: { ...(channel.header as Record<string, unknown> | undefined), labelAngle: 0, labelAlign: "left", labelOrient: "left", labelPadding: 4 } });
   if (row === undefined) return { ...spec, facet: { ...facet, column: undefined, row: asRow(column) } };
   return { ...spec, facet: { ...facet, column: asColumn(row), row: asRow(column) } };
+}
+
+/** The length in characters of the longest y title an encoding of the specification sets. */
+function longestYTitle(spec: Record<string, unknown>): number {
+  let longest = 0;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "data") continue;
+      const title = key === "y" && value !== null && typeof value === "object" ? (value as { title?: unknown }).title : undefined;
+      if (typeof title === "string") longest = Math.max(longest, title.length);
+      visit(value);
+    }
+  };
+  visit(spec);
+  return longest;
 }
 
 /** The smallest numeric width a view of the specification sets (300 where none does). */

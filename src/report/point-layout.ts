@@ -53,7 +53,7 @@ export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly 
       : continuous
         ? { field: xFactor, type: "quantitative", scale: scaleFor(values as number[]), title: FACTOR_TITLES[xFactor] }
         : // A factor that does not apply to some points (c of a non-three-point family) is null there: "n/a".
-          { field: xFactor, type: "ordinal", sort: values, title: FACTOR_TITLES[xFactor], axis: { labelAngle: 0, labelExpr: "isValid(datum.value) ? datum.label : 'n/a'" } };
+          { field: xFactor, type: "ordinal", sort: values, title: FACTOR_TITLES[xFactor], axis: { labelAngle: 0, labelOverlap: "greedy", labelExpr: "isValid(datum.value) ? datum.label : 'n/a'" } };
   const xValues = Math.max(1, values.length);
   const width = continuous ? PANEL_WIDTH.most : Math.max(PANEL_WIDTH.least, Math.min(PANEL_WIDTH.most, xValues * Math.max(1, slots.length) * SLOT_WIDTH + xValues * 8));
   const position = { x, ...(slots.length > 1 && !continuous ? { xOffset: { field: "slot", type: "nominal", sort: slots } } : {}) };

@@ -18,8 +18,9 @@ function flags(): string[] {
 }
 
 /** The page as headless Chromium laid it out (its DOM), and what it logged: console errors show there. */
-export function chromiumDom(page: string): { status: number | null; dom: string; log: string } {
-  const result = spawnSync(CHROMIUM, [...flags(), "--enable-logging=stderr", "--v=0", "--dump-dom", `file://${page}`], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+export function chromiumDom(page: string, width?: number): { status: number | null; dom: string; log: string } {
+  const size = width === undefined ? [] : [`--window-size=${width},2000`];
+  const result = spawnSync(CHROMIUM, [...flags(), ...size, "--enable-logging=stderr", "--v=0", "--dump-dom", `file://${page}`], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 });
   return { status: result.status, dom: result.stdout, log: result.stderr };
 }
 

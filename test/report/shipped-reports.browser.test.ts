@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SummaryRow } from "../../src/run/summary-types.js";
@@ -6,7 +6,10 @@ import { loadExperiment } from "../../src/experiment/load-experiment.js";
 import { writeReport } from "../../src/report/write-report.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
-import { chromiumDom, chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
+import { chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
+import { figureGeometry } from "./figure-geometry.js";
+import { fitPaperFigure } from "../../src/report/paper-figures.js";
+import { PAPER_WIDTHS } from "../../src/vocabulary/result-files.js";
 import { factorProblems } from "./plot-factors.js";
 
 /**
@@ -70,11 +73,19 @@ describe.each(EXPERIMENTS)("the report of experiments/%s", (file) => {
     }
   });
 
-  it.skipIf(!haveChromium)("opens in headless Chromium: every plot drew its marks, the console is clean", async () => {
+  it.skipIf(!haveChromium)("opens in headless Chromium at 1 200 px: every plot drew its marks, no text overlaps or is clipped, no mark leaves its panel, every panel header names its factor, the console is clean", async () => {
     const { page, folder, summary, plots } = await reportOf(file);
-    const { status, dom, log } = chromiumDom(page);
-    expect(status).toBe(0);
+    // One Chromium for the page's DOM and the figures' geometry (a copy of the page with a measuring script).
+    const { figures, dom, log } = figureGeometry(page, 1200);
     expect(log).not.toMatch(CONSOLE_ERROR);
+    expect(figures.map((figure) => figure.id).sort()).toEqual(plots);
+    for (const figure of figures) {
+      expect({ id: figure.id, overlaps: figure.overlaps, clipped: figure.clipped, outside: figure.outside }).toEqual({ id: figure.id, overlaps: [], clipped: [], outside: [] });
+      // "factor = value"; the updates-vs-bounds panels are bounds, headed by the bounds' names.
+      const spec = JSON.parse(readFileSync(join(folder, "plots", `${figure.id}.vl.json`), "utf8")) as { data: { values: { panel?: string }[] } };
+      const panels = new Set(spec.data.values.flatMap((row) => (row.panel === undefined ? [] : [row.panel])));
+      expect(figure.headers.filter((header) => !header.includes(" = ") && !panels.has(header)), figure.id).toEqual([]);
+    }
     const marks = marksPerSvg(dom);
     expect(marks).toHaveLength(plots.length);
     // In page order: each plot drew at least one mark (a symbol, bar or tick) for each grid point its data name.
@@ -90,5 +101,21 @@ describe.each(EXPERIMENTS)("the report of experiments/%s", (file) => {
     const png = chromiumScreenshot(page, screenshots, file.replace(/\W/g, "-"), 1250, 4000);
     expect(png).not.toBeNull();
     expect(statSync(png!).size).toBeGreaterThan(50_000);
+  });
+});
+
+describe.each(["quick.json", "margins.json"])("the paper figures of experiments/%s", (file) => {
+  it.skipIf(!haveChromium)("at 3.5 in and 7 in: no text overlaps or is clipped, no mark leaves its panel, as Chromium draws their SVGs", async () => {
+    const { folder, plots } = await reportOf(file);
+    const figures: string[] = [];
+    for (const name of plots) {
+      const spec = JSON.parse(readFileSync(join(folder, "plots", `${name}.vl.json`), "utf8")) as Record<string, unknown>;
+      for (const width of PAPER_WIDTHS) figures.push(`<figure id="${name}.${width.label}">${(await fitPaperFigure(spec, width)).svg}</figure>`);
+    }
+    const page = join(folder, "paper-figures.html");
+    writeFileSync(page, `<!doctype html><html><body>${figures.join("\n")}</body></html>`);
+    const measured = figureGeometry(page, 1200).figures;
+    expect(measured).toHaveLength(2 * plots.length);
+    for (const figure of measured) expect({ id: figure.id, overlaps: figure.overlaps, clipped: figure.clipped, outside: figure.outside }).toEqual({ id: figure.id, overlaps: [], clipped: [], outside: [] });
   });
 });
