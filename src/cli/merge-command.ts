@@ -3,7 +3,6 @@ import { recordedLayout } from "../run/table-layout.js";
 import { findManifest } from "../runner/manifest.js";
 import type { Argv } from "yargs";
 import { summaryTable } from "../export/summary-table.js";
-import { writeReport } from "../report/write-report.js";
 import { mergeShards } from "../runner/merge-shards.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { readInputFile } from "../files/read-input-file.js";
@@ -39,6 +38,7 @@ export async function mergeHandler(argv: { out: string; shards?: string[]; shard
   process.stdout.write(summaryTable(report.firstSummaries, report.counts.points, recordedLayout(findManifest(argv.out)).groups));
   if (!argv.quiet) process.stderr.write(`${closingLine(`merged ${shards.length} shards`, report)}\n`);
   if (argv.report) {
+    const { writeReport } = await import("../report/write-report.js");
     const page = await writeReport(argv.out, { onNote: (text) => process.stderr.write(`note: ${text}\n`) });
     if (!argv.quiet) process.stderr.write(`Report: ${page}\n`);
   }

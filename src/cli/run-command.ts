@@ -15,7 +15,6 @@ import { summaryTable } from "../export/summary-table.js";
 import type { RunRow } from "../run/run-types.js";
 import { MAX_TIMEOUT_MS } from "../pool/run-pool.js";
 import { testFaultsFromEnvironment } from "../pool/test-faults.js";
-import { writeReport } from "../report/write-report.js";
 import { SweepTimer } from "../runner/calibrate-sweep.js";
 import { defaultResultFolder, MAX_POOL_THREADS, runExperiment, type RunReport } from "../runner/run-experiment.js";
 import { gridCombinations } from "../generators/grid-points.js";
@@ -237,6 +236,8 @@ function interruptOnSignals(info: (text: string) => void): { signal: AbortSignal
  */
 async function reportStep(outDir: string, info: (text: string) => void): Promise<void> {
   try {
+    // Loaded when a report is written: its plots and pages are ~180 ms of modules a shard (--no-report) never needs.
+    const { writeReport } = await import("../report/write-report.js");
     info(`Report: ${await writeReport(outDir)}`);
   } catch (error) {
     if (error instanceof InputError) throw error;
