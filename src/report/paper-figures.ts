@@ -112,7 +112,10 @@ function narrowed(spec: Record<string, unknown>): Record<string, unknown> {
     return { ...channel, header };
   };
   const asRow = (channel: Record<string, unknown>) => ({ ...channel, header: { ...(channel.header as Record<string, unknown> | undefined), labelAngle: 0, labelAlign: "left", labelOrient: "left", labelPadding: 4 } });
-  if (row === undefined) return { ...spec, facet: { ...facet, column: undefined, row: asRow(column) } };
+  if (row === undefined) {
+    const { column: _across, ...rest } = facet;
+    return { ...spec, facet: { ...rest, row: asRow(column) } };
+  }
   return { ...spec, facet: { ...facet, column: asColumn(row), row: asRow(column) } };
 }
 

@@ -43,6 +43,17 @@ describe("paper figures", () => {
     expect(wide.facet.column!.field).toBe("panel");
   });
 
+  it("turn a row of panels wider than two into a column of panels for a narrow column, with no column facet left behind", async () => {
+    const { row: _row, ...onlyColumns } = (grid() as { facet: Record<string, unknown> }).facet;
+    const spec = { ...grid(), facet: onlyColumns };
+    const narrow = paperSpec(spec, 0.3, true) as { facet: Record<string, { field: string }> };
+    expect(Object.keys(narrow.facet)).toEqual(["row"]);
+    expect(narrow.facet.row!.field).toBe("panel");
+    // And Vega-Lite draws it (a facet key left undefined made it throw).
+    const { svg } = await fitPaperFigure(spec, ONE_COLUMN);
+    expect(svgSize(svg).width).toBeGreaterThan(200);
+  });
+
   it("fit each width: the figure as wide as the column (within a few points), or scaled down to it only where labels cannot shrink", async () => {
     for (const width of [ONE_COLUMN, TWO_COLUMNS]) {
       const { svg } = await fitPaperFigure(grid(), width);

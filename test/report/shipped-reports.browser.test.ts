@@ -104,7 +104,7 @@ describe.each(EXPERIMENTS)("the report of experiments/%s", (file) => {
   });
 });
 
-describe.each(["quick.json", "margins.json"])("the paper figures of experiments/%s", (file) => {
+describe.each(["quick.json", "margins.json", "worst-case.json"])("the paper figures of experiments/%s", (file) => {
   it.skipIf(!haveChromium)("at 3.5 in and 7 in: no text overlaps or is clipped, no mark leaves its panel, as Chromium draws their SVGs", async () => {
     const { folder, plots } = await reportOf(file);
     const figures: string[] = [];
