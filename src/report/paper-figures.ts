@@ -44,13 +44,15 @@ export function paperSpec(spec: Record<string, unknown>, factor: number, narrow 
   const viewWidth = smallestViewWidth(spec);
   // A panel at least as tall as its y title drawn along it (8 pt DejaVu Sans: ~4.7 pt a character), so that the
   // titles of panel rows one above the other do not run into each other.
-  const titleHeight = Math.ceil(4.7 * longestYTitle(spec));
+  const titleHeight = Math.ceil(4.7 * longestTitle(spec, "y"));
+  // And as wide as its x title, so that the titles of panels side by side do not run into each other.
+  const titleWidth = Math.ceil(4.7 * longestTitle(spec, "x"));
   const scale = (node: unknown, views: boolean, within: string | null): unknown => {
     if (Array.isArray(node)) return node.map((item) => scale(item, views, within));
     if (node === null || typeof node !== "object") return node;
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
-      if (views && key === "width" && typeof value === "number") copy[key] = Math.max(20, Math.round(value * factor));
+      if (views && key === "width" && typeof value === "number") copy[key] = Math.max(20, titleWidth, Math.round(value * factor));
       else if (views && key === "height" && typeof value === "number") copy[key] = Math.max(narrow ? NARROW_HEIGHT : 20, titleHeight, Math.round(value * factor));
       else if (key.endsWith("FontSize") && typeof value === "number") copy[key] = paperFontSize(key, within);
       else if (key.endsWith("FontWeight") && value === "bold") copy[key] = "normal";
@@ -119,15 +121,15 @@ function narrowed(spec: Record<string, unknown>): Record<string, unknown> {
   return { ...spec, facet: { ...facet, column: asColumn(row), row: asRow(column) } };
 }
 
-/** The length in characters of the longest y title an encoding of the specification sets. */
-function longestYTitle(spec: Record<string, unknown>): number {
+/** The length in characters of the longest title an encoding of the specification sets on `channel`. */
+function longestTitle(spec: Record<string, unknown>, channel: "x" | "y"): number {
   let longest = 0;
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== "object") return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "data") continue;
-      const title = key === "y" && value !== null && typeof value === "object" ? (value as { title?: unknown }).title : undefined;
+      const title = key === channel && value !== null && typeof value === "object" ? (value as { title?: unknown }).title : undefined;
       if (typeof title === "string") longest = Math.max(longest, title.length);
       visit(value);
     }
