@@ -33,7 +33,15 @@ function timeLine(calibration: Calibration | null, threads: number): string {
   if (calibration === null) return "estimated time: not timed (every grid point's runs are too costly to time in a dry run: see the work above)";
   const cores = Math.min(threads, availableParallelism());
   const timed = `timed by the CPU it took: the first run of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
-  return `estimated time: the runs about ${seconds(calibration.cpuSeconds)} of CPU, so about ${seconds(calibration.cpuSeconds / cores)} on ${count(cores, "thread")} at best, plus a second or two to start (${timed}; an estimate, not a bound)`;
+  const error = calibration.modelError;
+  // How far the cost model that scales the untimed points was off on the timed ones (each from the one before).
+  const model = error === null ? "" : `; the cost model predicted ${count(error.points, "timed point")} from the one before within ×${factor(error.low)}–×${factor(error.high)} of its CPU`;
+  return `estimated time: the runs about ${seconds(calibration.cpuSeconds)} of CPU, so about ${seconds(calibration.cpuSeconds / cores)} on ${count(cores, "thread")} at best, plus a second or two to start (${timed}${model}; an estimate, not a bound)`;
+}
+
+/** A ratio to two significant digits ("0.62", "3.1", "14"). */
+function factor(value: number): string {
+  return value >= 10 ? value.toFixed(0) : value.toPrecision(2);
 }
 
 export function seconds(value: number): string {

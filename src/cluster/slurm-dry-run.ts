@@ -1,6 +1,6 @@
 import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { SweepTimer } from "../runner/calibrate-sweep.js";
-import { pointCostOf } from "../sweep/estimate-run-cost.js";
+import { SPLIT_MODEL, splitCostOf } from "../sweep/estimate-run-cost.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import type { SweepPoint } from "../sweep/run-batch.js";
 import { BlockSplit } from "../sweep/shard.js";
@@ -26,9 +26,10 @@ export interface SlurmPlan {
  */
 export function planSlurmJob(loaded: LoadedExperiment, shards: number, parquet: "none" | "also" | "only"): SlurmPlan {
   const plan = planSweep(loaded.experiment);
-  const split = new BlockSplit(plan, shards, pointCostOf(plan.settings.maxEpochs));
+  // The split and the untimed runs' costs by the split model the tasks will use.
+  const costOf = splitCostOf(plan.settings.maxEpochs, SPLIT_MODEL);
+  const split = new BlockSplit(plan, shards, costOf);
   const timer = new SweepTimer(plan.settings, plan.pointCount, { dataSets: loaded.dataSets });
-  const costOf = pointCostOf(plan.settings.maxEpochs);
   const shardRuns = new Array<number>(shards).fill(0);
   const cpu = new Array<number>(shards).fill(0);
   const pendingCost = new Array<number>(shards).fill(0);

@@ -67,6 +67,11 @@ export interface GeneratorEntry {
   /** A guess of a run's epochs, for batching and sharding only (a poor guess costs balance, never correctness). */
   epochsGuess(p: PointParameters, maxEpochs: number): number;
   /**
+   * The epochs a run typically makes, for the shards' split (model 2, estimate-run-cost.ts); epochsGuess where
+   * absent. An upper bound on updates (epochsGuess's planted guess) overstates small margins ~100×.
+   */
+  epochsTypical?(p: PointParameters, maxEpochs: number): number;
+  /**
    * Its family in the report: "planted" (margins, dimensions, noise: the tightness and Freund–Schapire plots),
    * "structured" (an exact count to meet), "half-ratio" (a ratio to (R/γ)² that tends to ½: the three-point family), "data" (a user's data sets).
    */

@@ -3,7 +3,7 @@ import { tableLayout } from "../run/table-layout.js";
 import type { DataSets } from "../generators/generator-entry.js";
 import { batchOutput } from "../pool/batch-output.js";
 import { executeRun } from "../run/execute-run.js";
-import { estimateRunCost } from "../sweep/estimate-run-cost.js";
+import { estimateRunCost, SPLIT_MODEL, splitRunCost } from "../sweep/estimate-run-cost.js";
 import { runSpecOf, type RunSettings, type SweepPoint } from "../sweep/run-batch.js";
 
 /** What `run --dry-run` measured to estimate the sweep's time: a few of its runs, timed in memory by the CPU they took. */
@@ -13,6 +13,12 @@ export interface Calibration {
   /** Runs timed (the first of as many grid points, each twice), and in how long, the warm-up included. */
   readonly timedRuns: number;
   readonly seconds: number;
+  /**
+   * The cost model against the pilot: each timed point after the first, its measured CPU over what the model
+   * predicted from the timed point before it (the way an untimed point is estimated); the least and largest
+   * factor, or null where fewer than two points were timed.
+   */
+  readonly modelError: { readonly low: number; readonly high: number; readonly points: number } | null;
 }
 
 /** A run whose estimated cost passes this many multiply-adds is not timed (a dry run must stay short): it is scaled from another's. */
@@ -30,7 +36,7 @@ const MAX_TIMED_POINTS = 64;
  * WARM_UP_RUNS untimed runs that compile their code, as a sweep's threads soon have). A timed point's runs
  * each take its run's time; any other point's the time of the last timed point before it (in sweep order,
  * so mostly the same parameters; the first timed one for the points before it) scaled by their estimated
- * costs' ratio (estimateRunCost). An estimate for planning, not a bound.
+ * costs' ratio (splitRunCost: a fixed cost a run and its typical epochs). An estimate for planning, not a bound.
  */
 export class SweepTimer {
   readonly #settings: RunSettings;
@@ -48,6 +54,8 @@ export class SweepTimer {
   #pendingCost = 0;
   #cpuSeconds = 0;
   #point: { point: number; seconds: number | null; cost: number } | null = null;
+  /** Each timed point's measured CPU over the model's prediction from the point timed before it. */
+  readonly #errors: number[] = [];
 
   /** How a point's first run is timed, in seconds (a test's stand-in may replace the clock). */
   readonly #timeOf: (point: SweepPoint) => number;
@@ -83,7 +91,7 @@ export class SweepTimer {
   }
 
   /**
-   * The CPU seconds of runs of estimated cost `cost` (estimateRunCost) met before any point was timed: at the
+   * The CPU seconds of runs of estimated cost `cost` (splitRunCost) met before any point was timed: at the
    * first timed point's rate, as the total counts them; null before any was timed.
    */
   secondsOfCost(cost: number): number | null {
@@ -93,14 +101,18 @@ export class SweepTimer {
   /** The estimate, or null where no run was cheap enough to time. */
   result(): Calibration | null {
     if (this.#reference === null || this.#started === null) return null;
-    return { cpuSeconds: this.#cpuSeconds, timedRuns: this.#timed, seconds: (performance.now() - this.#started) / 1000 };
+    const errors = this.#errors;
+    const modelError = errors.length === 0 ? null : { low: Math.min(...errors), high: Math.max(...errors), points: errors.length };
+    return { cpuSeconds: this.#cpuSeconds, timedRuns: this.#timed, seconds: (performance.now() - this.#started) / 1000, modelError };
   }
 
   /** A point met for the first time: timed if it is one of those sampled, cheap enough, and the budget allows. */
   #visit(point: SweepPoint): { point: number; seconds: number | null; cost: number } {
-    const cost = estimateRunCost(point.parameters, this.#settings.maxEpochs);
+    // Scaled by the split's cost model (a run's fixed cost and its typical epochs); timed only where the
+    // multiply-adds of its guessed epochs are few.
+    const cost = splitRunCost(point.parameters, this.#settings.maxEpochs, SPLIT_MODEL);
     const untimed = { point: point.point, seconds: null, cost };
-    if (point.point % this.#step !== 0 || cost > MAX_TIMED_COST || this.#timed >= MAX_TIMED_POINTS) return untimed;
+    if (point.point % this.#step !== 0 || estimateRunCost(point.parameters, this.#settings.maxEpochs) > MAX_TIMED_COST || this.#timed >= MAX_TIMED_POINTS) return untimed;
     if (this.#started === null) {
       this.#started = performance.now();
       this.#startedCpu = cpuSeconds();
@@ -114,6 +126,7 @@ export class SweepTimer {
     this.#timeOf(point);
     const seconds = Math.min(this.#timeOf(point), this.#timeOf(point));
     this.#timed++;
+    if (this.#reference !== null) this.#errors.push(seconds / ((this.#reference.seconds * cost) / this.#reference.cost));
     this.#reference = { seconds, cost };
     this.#first ??= this.#reference;
     // The points before the first timed one take its time, scaled: the nearest reference they have.

@@ -5,20 +5,19 @@ import { join } from "node:path";
 import { InputError } from "../vocabulary/input-error.js";
 import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
-import type { RunRow } from "../run/run-types.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
 import { recordedDataVersion, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
 import { RecordStream, type RunStream } from "./recorded-runs.js";
-import { BlockSplit } from "../sweep/shard.js";
+import { BlockSplit, splitOf } from "../sweep/shard.js";
 import { missingRun, missingRunIn } from "./missing-run.js";
-import { pointCostOf } from "../sweep/estimate-run-cost.js";
+import { splitCostOf, type SplitModel } from "../sweep/estimate-run-cost.js";
 import { runStreamOf } from "./read-result-folder.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import { finishStagedMove, MOVE_JOURNAL, moveStagedResults } from "./staged-move.js";
 import { alreadyComplete } from "./prepare-folder.js";
-import { checkTables } from "./table-record.js";
+import { checkTables, recordTables } from "./table-record.js";
 import type { RunCounts, RunReport } from "./run-experiment.js";
 import { TableSink } from "./table-sink.js";
 import { toolInfo, toolVersion } from "./tool-info.js";
@@ -29,9 +28,8 @@ import { parquetCreatedBy, RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../vocabulary/option-words.js";
-import type { RunSpec } from "../run/run-types.js";
-import { recordTables } from "./table-record.js";
-import { checkRecord, readShardManifest, refuseOverlap } from "./shard-folders.js";
+import type { RunRow, RunSpec } from "../run/run-types.js";
+import { checkRecord, readShardManifest, refuseOtherSplit, refuseOverlap } from "./shard-folders.js";
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
  * to an unsharded run's (the rows are the same, merged back into sweep order, and the summaries are
@@ -97,6 +95,7 @@ export async function mergeShards(
     }
     const { index, count: n } = manifest.shard;
     if (n !== count) throw new InputError(`${dir} is shard ${index}/${n}, but ${shardDirs[0]} is one of ${count}`);
+    refuseOtherSplit(dir, manifest.shard, shardDirs[0]!, first.shard);
     const twin = byIndex.get(index);
     if (twin !== undefined) throw new InputError(`${twin} and ${dir} are both shard ${index}/${count}`);
     byIndex.set(index, dir);
@@ -184,6 +183,7 @@ async function merge(
   manifests: readonly RunsManifest[],
   { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords, tables }: MergeSetup,
 ): Promise<RunReport> {
+  const split = splitOf(first.shard!); // the shards' split model (merge refused shards cut by two)
   const text = !tables.parquetOnly;
   const layout = tableLayout(plan.settings.extraBounds);
   const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text, layout }));
@@ -197,8 +197,8 @@ async function merge(
     // Shards of this version hold the block split's runs (shard.ts), each a stretch of the sweep's: read one
     // block after another, one shard at a time. Others (--allow-mixed-versions, runs kept as runs.parquet
     // only) by a k-way merge, which needs no split but holds a record and a read chunk of every shard.
-    if (copyRecords && mergedFrom.every((dir) => existsSync(join(dir, OUTPUT_FILES.runsJsonl)))) await mergeBlocks(sink, parquet, mergedFrom, plan, text);
-    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text, mergedFrom);
+    if (copyRecords && mergedFrom.every((dir) => existsSync(join(dir, OUTPUT_FILES.runsJsonl)))) await mergeBlocks(sink, parquet, mergedFrom, plan, text, split);
+    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text, mergedFrom, split);
     sink.close(true);
     if (parquet !== null) {
       runsParquet = parquet.finish();
@@ -261,6 +261,7 @@ async function mergeRows(
   plan: ReturnType<typeof planSweep>,
   copyRecords: boolean,
   byIndex: readonly string[],
+  split: SplitModel,
 ): Promise<void> {
   const runCount = plan.runCount;
   // Every record checked against the run the sweep's split puts there (its place, seed and parameters): a
@@ -286,12 +287,12 @@ async function mergeRows(
   for (let run = 0; ; run++) {
     const head = heads.peek();
     if (head === undefined) {
-      if (run < runCount) throw missingRun(run, plan, byIndex);
+      if (run < runCount) throw missingRun(run, plan, byIndex, split);
       break;
     }
     const { row, dir } = head;
     if (row.run !== run) {
-      throw row.run < run ? new InputError(`run ${row.run} is in two shards (again in ${dir})`) : missingRun(run, plan, byIndex);
+      throw row.run < run ? new InputError(`run ${row.run} is in two shards (again in ${dir})`) : missingRun(run, plan, byIndex, split);
     }
     if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
     checkRecord(dir, row, expected.next().value as RunSpec);
@@ -354,10 +355,10 @@ const MERGED_ROWS = 4096;
  * shard file is opened once a block (8 times a shard) plus a read a MiB, not once every few KiB. Each record
  * is checked as mergeRows checks it: in its place, of this sweep, each run once.
  */
-async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, byIndex: readonly string[], plan: ReturnType<typeof planSweep>, copyRecords: boolean): Promise<void> {
+async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, byIndex: readonly string[], plan: ReturnType<typeof planSweep>, copyRecords: boolean, model: SplitModel): Promise<void> {
   const runCount = plan.runCount;
   const expected = plan.runs();
-  const split = new BlockSplit(plan, byIndex.length, pointCostOf(plan.settings.maxEpochs));
+  const split = new BlockSplit(plan, byIndex.length, splitCostOf(plan.settings.maxEpochs, model));
   const positions = byIndex.map(() => ({ offset: 0, line: 0, previousRun: -1 }));
   const buffer = Buffer.alloc(BLOCK_READ_BYTES);
   const streamOf = (shard: number, runs: number) =>

@@ -1,5 +1,5 @@
 import { displayPath } from "../files/display-path.js";
-import { pointCostOf } from "../sweep/estimate-run-cost.js";
+import { splitCostOf, type SplitModel } from "../sweep/estimate-run-cost.js";
 import type { planSweep } from "../sweep/plan-sweep.js";
 import { BlockSplit } from "../sweep/shard.js";
 import { InputError } from "../vocabulary/input-error.js";
@@ -12,9 +12,9 @@ export function missingRunIn(run: number, runCount: number, shard: number, count
 }
 
 /** A run no shard holds, in the k-way merge: named with the shard the split gives it (one walk of the split's blocks, on this error path only). */
-export function missingRun(run: number, plan: ReturnType<typeof planSweep>, byIndex: readonly string[]): InputError {
+export function missingRun(run: number, plan: ReturnType<typeof planSweep>, byIndex: readonly string[], model: SplitModel): InputError {
   let seen = 0;
-  for (const block of new BlockSplit(plan, byIndex.length, pointCostOf(plan.settings.maxEpochs)).blockRuns()) {
+  for (const block of new BlockSplit(plan, byIndex.length, splitCostOf(plan.settings.maxEpochs, model)).blockRuns()) {
     seen += block.runs;
     if (run < seen) return missingRunIn(run, plan.runCount, block.shard, byIndex.length, byIndex[block.shard - 1]!);
   }

@@ -1,3 +1,4 @@
+import { splitOf } from "../sweep/shard.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
@@ -41,7 +42,8 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
     throw new InputError(`${outDir} already holds results: ${commandLineOr("choose another --out, or add --overwrite to replace them", "choose another outDir, or { overwrite: true } to replace them")}`);
   }
   // A shard's folder is rerun as that shard, and holds no summaries to compare.
-  const shard = manifest.shard ?? undefined;
+  // Cut by the split model it was cut by (1 for a shard of 0.14 and before, whose manifest names none).
+  const shard = manifest.shard === null || manifest.shard === undefined ? undefined : { ...manifest.shard, split: splitOf(manifest.shard) };
   const parquet = recordedParquet(manifest);
   const parquetOnly = recordedParquetOnly(manifest);
   await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet, parquetOnly, overwrite: options.overwrite === true });

@@ -14,10 +14,10 @@ import { BATCHES_PER_THREAD, DEFAULT_BATCH_OPTIONS, makeSegments, TIMED_BATCH_CO
 import { batchOutput, type BatchOutput } from "../pool/batch-output.js";
 import { RunPool } from "../pool/run-pool.js";
 import { differingRunKey, type RunRow, type RunSpec } from "../run/run-types.js";
-import { pointCostOf } from "../sweep/estimate-run-cost.js";
+import { pointCostOf, SPLIT_MODEL, splitCostOf } from "../sweep/estimate-run-cost.js";
 import { planSweep, type SweepPlan } from "../sweep/plan-sweep.js";
 import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
-import { allRepeats, repeatsOf, shardRepeats, shardRuns } from "../sweep/shard.js";
+import { allRepeats, repeatsOf, shardRepeats, shardRuns, splitOf } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { RecordedRuns, refuseChangedParquet } from "./recorded-runs.js";
 import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
@@ -60,18 +60,6 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
   }
   const plan = planSweep(loaded.experiment);
   const costOf = pointCostOf(loaded.experiment.maxEpochs);
-  // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.
-  const own = given.shard === undefined || given.shard === null ? null : shardRuns(plan, given.shard, costOf);
-  const runsToDo = own === null ? plan.runCount : own.count;
-  const batchOptions: BatchOptions = {
-    targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
-    // At least 16 batches a thread, even when each run is cheap: a window of 3 a thread is in flight, and an
-    // interrupted sweep finishes those first (with 4 a thread, a short sweep or shard was mostly in flight
-    // from the start, and a SIGTERM let it complete); the last batches also balance better. Sweeps of more
-    // than 16 × 256 runs a thread keep the 256-run cap. A shard counts its own runs: cut from the sweep's
-    // count, a shard of a few hundred runs was three batches, all in flight at once, and a SIGTERM let it complete.
-    maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(runsToDo / (threads * BATCHES_PER_THREAD)))),
-  };
   const outDir = given.outDir ?? defaultResultFolder(loaded.experiment);
   checkResultFolder(outDir, "--out");
   const lock = lockResultFolder(outDir, "run");
@@ -84,7 +72,11 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const resumed = given.resume === true;
     const parquetOnly = given.parquetOnly === true || (resumed && recordedParquetOnly(state.manifest));
     const parquet = parquetOnly || given.parquet === true || (resumed && recordedParquet(state.manifest));
-    const options: RunExperimentOptions = { ...given, parquet, parquetOnly };
+    // A shard is cut by the split model it was started with (a resume or rerun of a 0.14 shard: model 1); a new
+    // one by this version's, recorded in its manifest.
+    const recordedShard = resumed ? state.manifest?.shard ?? null : null;
+    const shard = given.shard === undefined || given.shard === null ? null : { index: given.shard.index, count: given.shard.count, split: given.shard.split ?? (recordedShard === null ? SPLIT_MODEL : splitOf(recordedShard)) };
+    const options: RunExperimentOptions = { ...given, parquet, parquetOnly, ...(shard === null ? {} : { shard }) };
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
@@ -100,6 +92,18 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     // The threads boot (~0.1 s: a thread, then the run pipeline's modules) while git is asked for the
     // tool's state and the manifest written.
     const dataSets = loaded.dataSets ?? readRecordedDataSets(loaded.experiment.dataFiles, loaded.path);
+    // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.
+    const own = shard === null ? null : shardRuns(plan, shard, splitCostOf(loaded.experiment.maxEpochs, splitOf(shard)));
+    const runsToDo = own === null ? plan.runCount : own.count;
+    const batchOptions: BatchOptions = {
+      targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
+      // At least 16 batches a thread, even when each run is cheap: a window of 3 a thread is in flight, and an
+      // interrupted sweep finishes those first (with 4 a thread, a short sweep or shard was mostly in flight
+      // from the start, and a SIGTERM let it complete); the last batches also balance better. Sweeps of more
+      // than 16 × 256 runs a thread keep the 256-run cap. A shard counts its own runs: cut from the sweep's
+      // count, a shard of a few hundred runs was three batches, all in flight at once, and a SIGTERM let it complete.
+      maxRuns: given.batch?.maxRuns ?? Math.max(1, Math.min(DEFAULT_BATCH_OPTIONS.maxRuns, Math.ceil(runsToDo / (threads * BATCHES_PER_THREAD)))),
+    };
     const pool = new RunPool({
       threads,
       ...(dataSets.size === 0 ? {} : { dataSets }),
@@ -188,7 +192,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, batchOpti
       for (const point of plan.points()) yield { todo: { point, from: 0, to: plan.repeats } };
       return;
     }
-    for (const { point, repeat } of shard === null ? allRepeats(plan) : own?.ranges ? repeatsOf(own.ranges) : shardRepeats(plan, shard, costOf)) {
+    for (const { point, repeat } of shard === null ? allRepeats(plan) : own?.ranges ? repeatsOf(own.ranges) : shardRepeats(plan, shard, splitCostOf(plan.settings.maxEpochs, splitOf(shard)))) {
       const row = recorded?.rowAt(point.firstRun + repeat) ?? null;
       yield row !== null && reusable(row, runSpecOf(plan.settings, point, repeat)) ? { recorded: row } : { todo: { point, from: repeat, to: repeat + 1 } };
     }

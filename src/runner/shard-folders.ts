@@ -1,7 +1,7 @@
 import { InputError } from "../vocabulary/input-error.js";
 import type { RunRow } from "../run/run-types.js";
 import { readManifest, requireComplete, type Manifest } from "./manifest.js";
-import type { Shard } from "../sweep/shard.js";
+import { splitOf, type Shard } from "../sweep/shard.js";
 import { isWithin } from "./linked-paths.js";
 import { differingRunKey, type RunSpec } from "../run/run-types.js";
 
@@ -36,4 +36,12 @@ export function refuseOverlap(outDir: string, shardDirs: readonly string[]): voi
     }
     if (isWithin(dir, outDir)) throw new InputError(`${outDir}: holds the shard folder ${dir}; merge writes its own folder (and --overwrite clears it): choose one beside the shards`);
   }
+}
+
+/** Refuses a shard cut by another split model than the first shard (shards of 0.14 and of 0.15): its runs are others. */
+export function refuseOtherSplit(dir: string, shard: Shard, firstDir: string, first: Shard): void {
+  if (splitOf(shard) === splitOf(first)) return;
+  throw new InputError(
+    `${dir} was cut by split model ${splitOf(shard)}, ${firstDir} by split model ${splitOf(first)} (shards run by perceptron-lab 0.14 and 0.15): the shards of one sweep must be cut alike; rerun them with one version`,
+  );
 }

@@ -3,7 +3,7 @@ import { beyondSeparable } from "../vocabulary/point-parameters.js";
 import { generatorEntry } from "../generators/generator-registry.js";
 import type { Experiment } from "../experiment/experiment.js";
 import type { Grid } from "../vocabulary/grid.js";
-import { pointCostOf } from "./estimate-run-cost.js";
+import { pointCostOf, SPLIT_MODEL, splitCostOf } from "./estimate-run-cost.js";
 import { identicalRepeatPoints, planSweep, type SkippedPoints } from "./plan-sweep.js";
 import type { SweepPoint } from "./run-batch.js";
 import { shardRepeats, type Shard } from "./shard.js";
@@ -73,7 +73,7 @@ export function describePlan(experiment: Experiment, shard: Shard | null = null,
   if (shard === null) {
     for (const point of plan.points()) add(point, plan.repeats);
   } else {
-    for (const { point } of shardRepeats(plan, shard, costOf)) add(point, 1);
+    for (const { point } of shardRepeats(plan, shard, splitCostOf(experiment.maxEpochs, shard.split ?? SPLIT_MODEL))) add(point, 1);
   }
   const modes = boundModes(experiment.bounds);
   return {

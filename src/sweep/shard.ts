@@ -1,3 +1,4 @@
+import type { SplitModel } from "./estimate-run-cost.js";
 import type { SweepPlan } from "./plan-sweep.js";
 import type { RunRange, SweepPoint } from "./run-batch.js";
 
@@ -5,6 +6,13 @@ import type { RunRange, SweepPoint } from "./run-batch.js";
 export interface Shard {
   readonly index: number;
   readonly count: number;
+  /** The split model the sweep's shards are cut by (estimate-run-cost.ts); absent in folders of 0.14 and before: 1. */
+  readonly split?: SplitModel;
+}
+
+/** The split model of a recorded shard (1 where the folder's tool recorded none). */
+export function splitOf(shard: Shard): SplitModel {
+  return shard.split ?? 1;
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { planSlurmJob } from "../../src/cluster/slurm-dry-run.js";
 import { formatSlurmPlan } from "../../src/cli/format-slurm-plan.js";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
-import { pointCostOf } from "../../src/sweep/estimate-run-cost.js";
+import { SPLIT_MODEL, splitCostOf } from "../../src/sweep/estimate-run-cost.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { BlockSplit } from "../../src/sweep/shard.js";
 
@@ -15,7 +15,7 @@ describe("slurm --dry-run", () => {
     const plan = planSlurmJob(loaded, 5, "none");
     expect(readdirSync(".")).toEqual(before);
     const sweep = planSweep(loaded.experiment);
-    const split = new BlockSplit(sweep, 5, pointCostOf(sweep.settings.maxEpochs));
+    const split = new BlockSplit(sweep, 5, splitCostOf(sweep.settings.maxEpochs, SPLIT_MODEL));
     for (let index = 1; index <= 5; index++) {
       const runs = [...split.shardStretches(index)].reduce((sum, stretch) => sum + stretch.to - stretch.from, 0);
       expect(plan.shardRuns[index - 1], `shard ${index}`).toBe(runs);

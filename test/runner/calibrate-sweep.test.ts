@@ -5,6 +5,8 @@ import { SweepTimer } from "../../src/runner/calibrate-sweep.js";
 import { describePlan } from "../../src/sweep/describe-plan.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import type { Shard } from "../../src/sweep/shard.js";
+import type { SweepPoint } from "../../src/sweep/run-batch.js";
+import { SPLIT_MODEL, splitRunCost } from "../../src/sweep/estimate-run-cost.js";
 
 const experiment = (value: Record<string, unknown>) => parseExperiment({ name: "t", ...value }, "t");
 
@@ -44,6 +46,29 @@ describe("the dry run's time estimate", () => {
     const shards = [1, 2, 3].map((index) => estimate({ index, count: 3 }));
     expect(shards.reduce((a, b) => a + b, 0)).toBeCloseTo(whole, 12);
     expect(shards.every((part) => part > 0 && part < whole)).toBe(true);
+  });
+
+  it("states how far the cost model was off on the timed points: ×1 where the runs cost what it says, the spread of a clock it does not know", () => {
+    const sweep = experiment({ repeats: 3, grid: { n: [20, 40], d: [2, 5], margin: [0.1, 0.2] } });
+    const errorOf = (timeOf: (point: SweepPoint) => number) => {
+      const plan = planSweep(sweep);
+      const timer = new SweepTimer(plan.settings, plan.pointCount, { timeOf });
+      describePlan(sweep, null, (point, runs) => timer.add(point, runs));
+      return timer.result()!.modelError!;
+    };
+    // A clock that charges the model's own cost: every prediction exact.
+    const exact = errorOf((point) => splitRunCost(point.parameters, sweep.maxEpochs, SPLIT_MODEL) * 1e-9);
+    expect(exact.points).toBe(7);
+    expect(exact.low).toBeCloseTo(1, 12);
+    expect(exact.high).toBeCloseTo(1, 12);
+    // One that charges n·d µs: the model's fixed cost misjudges it, and the range says by how much.
+    const other = errorOf((point) => point.parameters.n * point.parameters.d * 1e-6);
+    expect(other.low).toBeLessThan(0.9);
+    expect(other.high).toBeGreaterThan(1.1);
+    const plan = planSweep(sweep);
+    const text = formatPlan(describePlan(sweep), "t.json", "results/t", { calibration: { cpuSeconds: 1, timedRuns: 8, seconds: 0.5, modelError: { low: 0.57, high: 1.6, points: 7 } }, threads: 1 });
+    expect(plan.pointCount).toBe(8);
+    expect(text).toContain("the cost model predicted 7 timed points from the one before within ×0.57–×1.6 of its CPU; an estimate, not a bound)");
   });
 
   it("times nothing too costly for a dry run, and says so; the work's upper bound is every run to maxEpochs, twice", () => {

@@ -7,7 +7,8 @@ import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { mergeShards } from "../../src/runner/merge-shards.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
-import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
+import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
+import { estimateRunCost, SPLIT_MODEL, splitCostOf } from "../../src/sweep/estimate-run-cost.js";
 import type { RunRow, RunSpec } from "../../src/run/run-types.js";
 import { runLines } from "../../src/export/run-lines.js";
 import { planSweep, type SweepPlan } from "../../src/sweep/plan-sweep.js";
@@ -171,9 +172,9 @@ describe("shards", () => {
     for (let index = 2; index <= count; index++) {
       const dir = join(folder, `shard-${index}`);
       mkdirSync(dir);
-      const runs = [...shardRepeats(plan, { index, count }, (point) => estimateRunCost(point.parameters, plan.settings.maxEpochs))].map(({ point, repeat }) => point.firstRun + repeat);
+      const runs = [...shardRepeats(plan, { index, count }, splitCostOf(plan.settings.maxEpochs, SPLIT_MODEL))].map(({ point, repeat }) => point.firstRun + repeat);
       writeFileSync(join(dir, "runs.jsonl"), runs.map((run) => `${records[run]}\n`).join(""));
-      writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...manifest, shard: { index, count } }));
+      writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...manifest, shard: { index, count, split: SPLIT_MODEL } }));
       dirs.push(dir);
     }
     const out = join(folder, "merged");
@@ -209,6 +210,42 @@ describe("shards", () => {
     const extra = runLines([{ ...(JSON.parse(original.at(-1)!) as RunRow), run: 10_000 }]).jsonl.trimEnd();
     writeFileSync(join(dirs[1]!, "runs.jsonl"), `${[...original, extra].join("\n")}\n`);
     await expect(mergeShards(join(folder, "m3"), dirs)).rejects.toThrow(new InputError(`${dirs[1]} holds run 10000, but the sweep has 130 runs`));
+  });
+
+  it("cut a new shard by split model 2 and record it; resume and merge shards of 0.14 (no model recorded: 1) as they were cut; refuse shards cut by two models", async () => {
+    const full = temporaryFolder();
+    await runExperiment(sweep, { threads: 2, outDir: full });
+    const folder = temporaryFolder();
+    const modern = join(folder, "modern-1");
+    await runExperiment(sweep, { threads: 1, outDir: modern, shard: { index: 1, count: 3 } });
+    expect(JSON.parse(readFileSync(join(modern, "manifest.json"), "utf8")).shard).toEqual({ index: 1, count: 3, split: 2 });
+    // Shards as 0.14 wrote them: cut by model 1, their manifests naming no model.
+    const old = [1, 2, 3].map((index) => join(folder, `old-${index}`));
+    const as014 = (dir: string, status: string) => {
+      const path = join(dir, "manifest.json");
+      const manifest = JSON.parse(readFileSync(path, "utf8"));
+      writeFileSync(path, JSON.stringify({ ...manifest, status, shard: { index: manifest.shard.index, count: manifest.shard.count } }));
+    };
+    for (const [k, dir] of old.entries()) {
+      await runExperiment(sweep, { threads: 1, outDir: dir, shard: { index: k + 1, count: 3, split: 1 } });
+      as014(dir, "complete");
+    }
+    // The two models cut this sweep differently (else the test would prove nothing).
+    const plan = planSweep(sweep.experiment);
+    const runsOf = (model: 1 | 2) => [...shardRepeats(plan, { index: 1, count: 3 }, splitCostOf(plan.settings.maxEpochs, model))].map(({ point, repeat }) => point.firstRun + repeat);
+    expect(runsOf(1)).not.toEqual(runsOf(2));
+    // An interrupted 0.14 shard resumes as it was cut, its recorded runs reused.
+    as014(old[1]!, "interrupted");
+    await runExperiment(sweep, { threads: 1, outDir: old[1]!, resume: true, shard: { index: 2, count: 3 } });
+    expect(JSON.parse(readFileSync(join(old[1]!, "manifest.json"), "utf8")).shard).toEqual({ index: 2, count: 3, split: 1 });
+    as014(old[1]!, "complete");
+    await mergeShards(join(folder, "merged-old"), old);
+    expect(resultTables(join(folder, "merged-old"))).toEqual(resultTables(full));
+    // And a 0.14 shard reruns as it was cut: the same runs, identical tables.
+    expect((await rerunExperiment(old[0]!, join(folder, "rerun-old"), 1)).identical).toBe(true);
+    await expect(mergeShards(join(folder, "mixed"), [modern, old[1]!, old[2]!])).rejects.toThrow(
+      new InputError(`${old[1]} was cut by split model 1, ${modern} by split model 2 (shards run by perceptron-lab 0.14 and 0.15): the shards of one sweep must be cut alike; rerun them with one version`),
+    );
   });
 
   it("refuse to resume a folder as another shard", async () => {
