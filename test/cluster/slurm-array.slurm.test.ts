@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadExperiment } from "../../src/experiment/load-experiment.js";
-import { estimateRunCost } from "../../src/sweep/estimate-run-cost.js";
+import { SPLIT_MODEL, splitCostOf } from "../../src/sweep/estimate-run-cost.js";
 import { planSweep } from "../../src/sweep/plan-sweep.js";
 import { shardRepeats } from "../../src/sweep/shard.js";
 import { waitUntil } from "../child-processes.js";
@@ -54,7 +54,8 @@ function queued(jobs: readonly string[]): string[] {
 /** The global index of the `k`-th run of shard `index` of `count`, as the sweep splits it. */
 function runOfShard(path: string, overrides: string[], index: number, count: number, k: number): number {
   const { experiment } = loadExperiment(path, { overrides });
-  const costOf = (point: { parameters: Parameters<typeof estimateRunCost>[0] }) => estimateRunCost(point.parameters, experiment.maxEpochs);
+  // Cut as the tasks cut it: by this version's split model.
+  const costOf = splitCostOf(experiment.maxEpochs, SPLIT_MODEL);
   let seen = 0;
   for (const { point, repeat } of shardRepeats(planSweep(experiment), { index, count }, costOf)) if (seen++ === k) return point.firstRun + repeat;
   throw new Error(`shard ${index}/${count} has fewer than ${k + 1} runs`);
