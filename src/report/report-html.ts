@@ -39,6 +39,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200
 figure { margin: 2rem 0; } figcaption { color: #555; max-width: 60rem; } figure svg { max-width: 100%; height: auto; } .files { color: #888; font-size: 12px; }
 table { border-collapse: collapse; font-size: 12px; } th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 .answer li { font-size: 15px; margin: 0.3rem 0; }
+@media print { body { margin: 0; max-width: none; } figure { break-inside: avoid; } h2 { break-after: avoid; } }
 th { background: #f3f3f3; } td:nth-child(-n+${columns.findIndex((column) => column.title === "order") + 1}) { text-align: left; }
 </style>
 </head>

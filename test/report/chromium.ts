@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryFolder } from "../helpers.js";
 
@@ -47,4 +47,11 @@ export function marksPerSvg(dom: string): number[] {
       for (const group of svg.matchAll(/<g class="mark-[a-z]+ role-mark[^"]*"[^>]*>([\s\S]*?)<\/g>/g)) count += (group[1]!.match(/<(path|line|rect) /g) ?? []).length;
       return count;
     });
+}
+
+/** The page printed to PDF by headless Chromium (Letter, its default), into `folder`: the file's bytes, or null when it failed. */
+export function chromiumPdf(page: string, folder: string, name: string): Buffer | null {
+  const pdf = join(folder, `${name}.pdf`);
+  const printed = spawnSync(CHROMIUM, [...flags(), "--no-pdf-header-footer", `--print-to-pdf=${pdf}`, `file://${page}`], { timeout: 300_000, killSignal: "SIGKILL" });
+  return printed.status === 0 && existsSync(pdf) ? readFileSync(pdf) : null;
 }

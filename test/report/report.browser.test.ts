@@ -5,7 +5,7 @@ import { parseExperiment } from "../../src/experiment/load-experiment.js";
 import { writeReport } from "../../src/report/write-report.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { temporaryFolder } from "../helpers.js";
-import { chromiumDom, chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
+import { chromiumDom, chromiumPdf, chromiumScreenshot, CONSOLE_ERROR, haveChromium, marksPerSvg } from "./chromium.js";
 import { figureGeometry } from "./figure-geometry.js";
 
 /** The report of report.test.ts's sweep, as a reader's browser lays it out. */
@@ -28,6 +28,11 @@ describe("report", () => {
     const png = chromiumScreenshot(page, temporaryFolder("chromium-"), "report");
     expect(png).not.toBeNull();
     expect(statSync(png!).size).toBeGreaterThan(50_000);
+    // Printed: a PDF of several pages, its figures scaled to the page (their SVGs carry a viewBox).
+    const pdf = chromiumPdf(page, temporaryFolder("chromium-"), "report");
+    expect(pdf).not.toBeNull();
+    expect(pdf!.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(pdf!.toString("latin1").match(/\/Type\s*\/Page\b/g)!.length).toBeGreaterThan(2);
   });
 });
 

@@ -40,6 +40,8 @@ describe("report", () => {
     // Self-contained: no script, no stylesheet or image fetched from anywhere.
     expect(html).not.toMatch(/<script|<link|src="|url\(/i);
     expect(html).toContain("A test sweep &lt;with markup&gt;.");
+    // Printed, a figure stays on one page, and a heading with what follows it.
+    expect(html).toContain("@media print { body { margin: 0; max-width: none; } figure { break-inside: avoid; } h2 { break-after: avoid; } }");
     const markdown = readFileSync(join(folder, "report.md"), "utf8").trimEnd().split("\n");
     expect(markdown.filter((line) => /^\| \d+ \|/.test(line))).toHaveLength(16);
   });
