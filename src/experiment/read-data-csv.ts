@@ -1,10 +1,14 @@
 import { createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { parse, type Options, type Parser } from "csv-parse";
-import { parse as parseSync } from "csv-parse/sync";
+import { createRequire } from "node:module";
+import type { Options, Parser } from "csv-parse";
 import { InputError } from "../vocabulary/input-error.js";
 import type { DataSet } from "../vocabulary/data-set.js";
+
+/** csv-parse, loaded with the first data file read: a sweep of generated data never needs its ~16 modules. */
+const csvParse = (): typeof import("csv-parse") => createRequire(import.meta.url)("csv-parse") as typeof import("csv-parse");
+const csvParseSync = (): typeof import("csv-parse/sync") => createRequire(import.meta.url)("csv-parse/sync") as typeof import("csv-parse/sync");
 
 /** A user's data set, with its feature names in column order. */
 export interface CsvDataSet extends DataSet {
@@ -44,7 +48,7 @@ const PARSE_OPTIONS = { relax_column_count: true, skip_empty_lines: true, trim: 
 /** The records of a source, parsed; an error of the source (a read that fails) ends the iteration with it. */
 function parsed(open: () => Readable, options: Options): Parser {
   const source = open();
-  const parser = parse(options);
+  const parser = csvParse().parse(options);
   source.on("error", (error) => parser.destroy(error));
   return source.pipe(parser);
 }
@@ -189,7 +193,7 @@ export function parseDataCsvSync(text: string, path: string, options: ReadDataOp
   const rows = new DataRows(path, options);
   let records: { record: string[]; info: { lines: number } }[] = [];
   try {
-    records = parseSync(text, { ...PARSE_OPTIONS, info: true }) as unknown as typeof records;
+    records = csvParseSync().parse(text, { ...PARSE_OPTIONS, info: true }) as unknown as typeof records;
   } catch (error) {
     rows.failOn(error);
   }

@@ -1,11 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { parquetMetadata, parquetSchema } from "hyparquet";
-// The synchronous page decoders under hyparquet's (asynchronous) parquetRead: the package exports its
-// src/*.js for this; hyparquet is pinned to the version hyparquet-writer pins.
-import { parquetHeader, readPage } from "hyparquet/src/column.js";
-import { convert, convertWithDictionary, DEFAULT_PARSERS } from "hyparquet/src/convert.js";
-import { readDataPageV2 } from "hyparquet/src/datapage.js";
-import { getTreePath } from "hyparquet/src/schema.js";
+import { createRequire } from "node:module";
+import type { parquetMetadata } from "hyparquet";
 import type { RunRow } from "../run/run-types.js";
 import { A_POSTERIORI_COLUMNS, RUN_COLUMNS } from "../run/run-columns.js";
 import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
@@ -55,7 +50,7 @@ export class RunsParquetReader {
       const tail = readExactly(fd, size - 8, 8);
       const footerLength = tail.readUInt32LE(0);
       if (tail.toString("latin1", 4) !== "PAR1" || footerLength > size - 12) throw new Error("not a Parquet file (no footer)");
-      metadata = parquetMetadata(readExactly(fd, size - 8 - footerLength, footerLength + 8));
+      metadata = hyparquet().parquetMetadata(readExactly(fd, size - 8 - footerLength, footerLength + 8));
     } finally {
       closeSync(fd);
     }
@@ -137,23 +132,23 @@ function decodeColumn(reader: { view: DataView; offset: number }, decoder: Decod
   };
   while (row < rows) {
     if (reader.offset >= reader.view.byteLength) throw new Error(`column ${decoder.pathInSchema[0]} ends after ${row} of ${rows} rows`);
-    const header = parquetHeader(reader);
+    const header = hyparquet().parquetHeader(reader);
     if (header.type === "DATA_PAGE_V2") {
       const bytes = new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, header.compressed_page_size);
       reader.offset += header.compressed_page_size;
       const page = header.data_page_header_v2!;
-      const { definitionLevels, dataPage } = readDataPageV2(bytes, header, decoder);
-      const decoded = convertWithDictionary(dataPage, dictionary as never, page.encoding, decoder) as ArrayLike<unknown>;
+      const { definitionLevels, dataPage } = hyparquet().readDataPageV2(bytes, header, decoder);
+      const decoded = hyparquet().convertWithDictionary(dataPage, dictionary as never, page.encoding, decoder) as ArrayLike<unknown>;
       if (definitionLevels === undefined || definitionLevels.length === 0) {
         for (let k = 0; k < decoded.length; k++) put(decoded[k]);
       } else {
         for (let k = 0, v = 0; k < definitionLevels.length; k++) put(definitionLevels[k] ? decoded[v++] : null);
       }
     } else if (header.type === "DICTIONARY_PAGE") {
-      dictionary = convert(readPage(reader, header, decoder, undefined, undefined, 0).data!, decoder) as ArrayLike<unknown>;
+      dictionary = hyparquet().convert(hyparquet().readPage(reader, header, decoder, undefined, undefined, 0).data!, decoder) as ArrayLike<unknown>;
     } else {
       // A version 1 data page (not what hyparquet-writer writes): hyparquet assembles it, nulls included.
-      const { data } = readPage(reader, header, decoder, dictionary as never, undefined, 0);
+      const { data } = hyparquet().readPage(reader, header, decoder, dictionary as never, undefined, 0);
       for (let k = 0; k < (data?.length ?? 0); k++) put(data![k]);
     }
   }
@@ -199,13 +194,13 @@ const COLUMNS_BEFORE_0_10 = RUN_COLUMNS.filter((column) => !(A_POSTERIORI_COLUMN
 
 /** hyparquet's decoder parameters for each of the file's columns, as its own readRowGroup makes them. */
 function columnDecoders(metadata: ReturnType<typeof parquetMetadata>) {
-  const tree = parquetSchema(metadata);
+  const tree = hyparquet().parquetSchema(metadata);
   const first = metadata.row_groups[0];
   return metadata.schema.slice(1).map((element, c) => {
     const meta = first?.columns[c]?.meta_data;
     const pathInSchema = meta?.path_in_schema ?? [element.name];
-    const schemaPath = getTreePath(tree, pathInSchema);
-    return { pathInSchema, element: schemaPath.at(-1)!.element, schemaPath, type: schemaPath.at(-1)!.element.type!, codec: meta?.codec ?? "SNAPPY", parsers: DEFAULT_PARSERS };
+    const schemaPath = hyparquet().getTreePath(tree, pathInSchema);
+    return { pathInSchema, element: schemaPath.at(-1)!.element, schemaPath, type: schemaPath.at(-1)!.element.type!, codec: meta?.codec ?? "SNAPPY", parsers: hyparquet().DEFAULT_PARSERS };
   });
 }
 
@@ -219,3 +214,31 @@ function readExactly(fd: number, position: number, length: number): Buffer {
   }
   return buffer;
 }
+
+/**
+ * hyparquet, loaded with the first runs.parquet read (its ~30 modules are ~35 ms of a process's start, which a
+ * command that reads no runs.parquet never needs): its footer reader and the synchronous page decoders under its
+ * (asynchronous) parquetRead, which the package exports as its src/*.js; hyparquet is pinned to the version
+ * hyparquet-writer pins.
+ */
+function hyparquet() {
+  if (loaded === undefined) {
+    const require = createRequire(import.meta.url);
+    loaded = {
+      ...(require("hyparquet") as Pick<typeof import("hyparquet"), "parquetMetadata" | "parquetSchema">),
+      ...(require("hyparquet/src/column.js") as Pick<typeof import("hyparquet/src/column.js"), "parquetHeader" | "readPage">),
+      ...(require("hyparquet/src/convert.js") as Pick<typeof import("hyparquet/src/convert.js"), "convert" | "convertWithDictionary" | "DEFAULT_PARSERS">),
+      ...(require("hyparquet/src/datapage.js") as Pick<typeof import("hyparquet/src/datapage.js"), "readDataPageV2">),
+      ...(require("hyparquet/src/schema.js") as Pick<typeof import("hyparquet/src/schema.js"), "getTreePath">),
+    };
+  }
+  return loaded;
+}
+
+let loaded:
+  | (Pick<typeof import("hyparquet"), "parquetMetadata" | "parquetSchema"> &
+      Pick<typeof import("hyparquet/src/column.js"), "parquetHeader" | "readPage"> &
+      Pick<typeof import("hyparquet/src/convert.js"), "convert" | "convertWithDictionary" | "DEFAULT_PARSERS"> &
+      Pick<typeof import("hyparquet/src/datapage.js"), "readDataPageV2"> &
+      Pick<typeof import("hyparquet/src/schema.js"), "getTreePath">)
+  | undefined;

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import { createRequire } from "node:module";
+import type { ParquetWriter } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
 import { runsParquetSchema, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
 import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
@@ -33,6 +34,7 @@ export class RunsParquetWriter {
   constructor(append: (part: Uint8Array) => void, rowGroup = WHOLE_ROW_GROUP, layout: TableLayout = BUILT_IN, createdBy = "perceptron-lab") {
     this.#rowGroup = rowGroup;
     this.#group = new RunsParquetColumns(layout);
+    const { ParquetWriter, PartByteWriter } = writerLibrary();
     const writer = new PartByteWriter((part) => {
       this.#hash.update(part);
       this.#bytes += part.length;
@@ -66,18 +68,30 @@ export class RunsParquetWriter {
   }
 }
 
-/** hyparquet-writer's byte writer, emptied (a part at a time) after each row group and at the end. */
-class PartByteWriter extends ByteWriter {
-  constructor(readonly append: (part: Uint8Array) => void) {
-    super(1 << 20);
-  }
+/**
+ * hyparquet-writer, loaded with the first runs.parquet written (its ~27 modules are ~50 ms of a process's start,
+ * which a shard writing text tables never needs), with its byte writer made to empty itself (a part at a time)
+ * after each row group and at the end.
+ */
+function writerLibrary() {
+  return (library ??= (() => {
+    const { ByteWriter, ParquetWriter } = createRequire(import.meta.url)("hyparquet-writer") as typeof import("hyparquet-writer");
+    class PartByteWriter extends ByteWriter {
+      constructor(readonly append: (part: Uint8Array) => void) {
+        super(1 << 20);
+      }
 
-  flush(): void {
-    if (this.index > 0) this.append(new Uint8Array(this.buffer, 0, this.index));
-    this.index = 0;
-  }
+      flush(): void {
+        if (this.index > 0) this.append(new Uint8Array(this.buffer, 0, this.index));
+        this.index = 0;
+      }
 
-  override finish(): void {
-    this.flush();
-  }
+      override finish(): void {
+        this.flush();
+      }
+    }
+    return { ParquetWriter, PartByteWriter };
+  })());
 }
+
+let library: { readonly ParquetWriter: typeof import("hyparquet-writer").ParquetWriter; readonly PartByteWriter: new (append: (part: Uint8Array) => void) => import("hyparquet-writer").ByteWriter } | undefined;
