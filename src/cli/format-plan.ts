@@ -5,7 +5,13 @@ import type { PlanDescription } from "../sweep/describe-plan.js";
 import { TABLE_BYTES } from "../vocabulary/result-files.js";
 
 /** `run --dry-run`'s report, for people: what the sweep is, what it would cost, where it would go. */
-export function formatPlan(plan: PlanDescription, path: string, outDir: string, timing: { calibration: Calibration | null; threads: number } | null = null): string {
+export function formatPlan(
+  plan: PlanDescription,
+  path: string,
+  outDir: string,
+  timing: { calibration: Calibration | null; threads: number } | null = null,
+  parquet: "none" | "also" | "only" = "none",
+): string {
   const lines = [
     `${plan.name} (${path === "-" ? "standard input" : path}): ${count(plan.points, "grid point")} × ${count(plan.repeats, "repeat")} = ${count(plan.runs, "run")}`,
   ];
@@ -21,7 +27,7 @@ export function formatPlan(plan: PlanDescription, path: string, outDir: string, 
       `at most ${plan.maxMultiplyAdds.toPrecision(3)} (every run to maxEpochs ${plan.maxEpochs.toLocaleString("en")}, and again for its pocket error; the max-margin QP not counted)`,
   );
   if (timing !== null) lines.push(timeLine(timing.calibration, timing.threads));
-  lines.push(diskLine(plan));
+  lines.push(diskLine(plan, parquet));
   lines.push(...boundLines(plan));
   lines.push(`would write to ${outDir}/ (${folderState(outDir)})`);
   lines.push("dry run: nothing was run or written");
@@ -52,11 +58,25 @@ export function seconds(value: number): string {
   return `${(value / 3600).toFixed(1)} h`;
 }
 
-/** The tables' size on disk, roughly (TABLE_BYTES). */
-function diskLine(plan: PlanDescription): string {
+/**
+ * The tables' size on disk, roughly (TABLE_BYTES), file by file as the run will keep them (`parquet`: --parquet
+ * adds runs.parquet, --parquet-only keeps it alone); a shard writes no summaries.
+ */
+function diskLine(plan: PlanDescription, parquet: "none" | "also" | "only"): string {
   const runs = plan.shard === null ? plan.runs : plan.shardRuns;
-  const size = bytesText(runs * TABLE_BYTES.textRun + plan.points * TABLE_BYTES.summaryPoint);
-  return `estimated disk: about ${size} of tables (runs.jsonl and runs.csv ~2.3 KB a run, the summaries ~8 KB a grid point; --parquet-only keeps runs.parquet instead of the two run tables)`;
+  const files: [string, number][] = [];
+  if (parquet !== "only") files.push(["runs.jsonl", runs * TABLE_BYTES.jsonlRun], ["runs.csv", runs * TABLE_BYTES.csvRun]);
+  if (parquet !== "none") files.push(["runs.parquet", runs * TABLE_BYTES.parquetRun]);
+  if (plan.shard === null) files.push(["summary.json and summary.csv", plan.points * TABLE_BYTES.summaryPoint]);
+  const total = files.reduce((sum, [, bytes]) => sum + bytes, 0);
+  const each = files.map(([file, bytes]) => `${file} ~${bytesText(bytes)}`).join(", ");
+  const note =
+    parquet === "only"
+      ? `; runs.jsonl, ~${bytesText(runs * TABLE_BYTES.jsonlRun)}, is written while the sweep runs and removed at the end`
+      : parquet === "none"
+        ? "; --parquet-only keeps runs.parquet, ~170 bytes a run, instead of the two run tables"
+        : "";
+  return `estimated disk: about ${bytesText(total)} of tables (${each}${note})`;
 }
 
 /** A size in bytes as the dry runs state it: KB, MB, GB or TB, two figures. */

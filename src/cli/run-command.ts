@@ -121,7 +121,8 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.dryRun) {
     const timer = new SweepTimer(plan.settings, plan.pointCount, { dataSets: loaded.dataSets });
     const described = describePlan(experiment, shard ?? null, (point, runs) => timer.add(point, runs));
-    process.stdout.write(formatPlan(described, path, argv.out ?? defaultResultFolder(experiment), { calibration: timer.result(), threads }));
+    const parquet = argv.parquetOnly ? "only" : argv.parquet ? "also" : "none";
+    process.stdout.write(formatPlan(described, path, argv.out ?? defaultResultFolder(experiment), { calibration: timer.result(), threads }, parquet));
     return EXIT.ok;
   }
   const runs = plan.runCount;

@@ -50,4 +50,4 @@ export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap(plotFiles);
  * default bounds: 408 and 138 KB for 240 runs, 251 and 121 KB for 48 points; fewer bounds computed, a little less).
  * What `--dry-run` and `slurm --dry-run` state.
  */
-export const TABLE_BYTES = { textRun: 2300, parquetRun: 170, summaryPoint: 7700 } as const;
+export const TABLE_BYTES = { jsonlRun: 1700, csvRun: 600, textRun: 2300, parquetRun: 170, summaryPoint: 7700 } as const;
