@@ -84,8 +84,8 @@ export function paperSpec(spec: Record<string, unknown>, factor: number, narrow 
 /** A narrow figure's least panel height, in points: its y title (~16 characters at 8 pt) fits beside it. */
 const NARROW_HEIGHT = 80;
 
-/** The widest band a row's header takes, in points: vega's estimate of 15 characters at 8 pt ("Novikoff (R/γ)²"). */
-const ROW_HEADER = 100;
+/** The widest band a row's header takes, in points: vega's estimate of 20 characters at 8 pt ("order = most-violated"). */
+const ROW_HEADER = 130;
 
 /** The most panels side by side in a narrow column's figure. */
 const NARROW_COLUMNS = 2;

@@ -1,7 +1,7 @@
 import { summaryMedian } from "../run/summary-types.js";
 import { capitalised } from "../bounds/bound-choice.js";
 import { BOUND_TITLES, boundColumn, OKABE_ITO, PLOTTED_BOUNDS, plotSpec, separatorWords, type Plot, type PlotInput } from "./plot.js";
-import { pointAxis } from "./point-axis.js";
+import { pointLayout } from "./point-layout.js";
 import { FACTOR_TITLES } from "./sweep-factors.js";
 import { POINT_KEYS } from "../vocabulary/point-parameters.js";
 
@@ -21,25 +21,28 @@ const COLOURS = [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OK
 export function worstOrderPlot(input: PlotInput): Plot | null {
   const rows = input.summary.filter((row) => summaryMedian(row, "worstOrderLower") !== null);
   if (rows.length === 0) return null;
-  const axis = pointAxis(rows);
+  // Small multiples by the sweep's factors (point-layout.ts); the four quantities side by side within each point's slot.
+  const layout = pointLayout(rows, [], { marksPerSlot: QUANTITIES.length });
   const first = boundColumn(input.separator, FIRST);
   const values = rows.flatMap((row) => {
     const lower = summaryMedian(row, "worstOrderLower")!;
     const upper = summaryMedian(row, "worstOrderUpper") ?? lower;
     const quantities = [row.updates.median, lower, summaryMedian(row, first), row.bestBound.median];
     return quantities.flatMap((value, k) =>
-      value === null || !(value > 0) ? [] : [{ point: row.point, label: axis.label(row), quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
+      value === null || !(value > 0)
+        ? []
+        : [{ point: row.point, ...layout.fields(row), offset: `${String(layout.fields(row).slot)} ${QUANTITIES[k]!}`, quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
     );
   });
   const brackets = values.filter((value) => value.rank === 1 && value.upper !== undefined && value.upper > value.value);
   const y = { field: "value", type: "quantitative", scale: { type: "log" }, title: "updates (median over the point's runs)" };
-  // The four side by side within a point's band, so that equal values (the best bound is often Novikoff's) stay visible.
-  const xOffset = { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES] } };
+  // The four side by side within a point's slot, so that equal values (the best bound is often Novikoff's) stay
+  // visible; on a continuous x (a factor of many values) they share the point's x.
+  const offsets = layout.slots.length === 0 ? [] : layout.slots.flatMap((slot) => QUANTITIES.map((quantity) => `${slot} ${quantity}`));
+  const position = { x: layout.x, ...(offsets.length === 0 ? {} : { xOffset: { field: "offset", type: "nominal", sort: offsets, scale: { domain: offsets } } }) };
+  const detail = layout.marks.detail === undefined ? {} : { detail: layout.marks.detail };
   // One data set for both layers (the tests and a restyling user read it at the top): the bars are its W* rows with an upper end above.
-  const spec = {
-    data: { values },
-    width: axis.width,
-    height: 240,
+  const unit = {
     layer: [
       ...(brackets.length === 0
         ? []
@@ -47,18 +50,18 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
             {
               transform: [{ filter: "datum.rank === 1 && datum.upper > datum.value" }],
               mark: { type: "rule", color: OKABE_ITO.vermillion, strokeWidth: 2 },
-              encoding: { x: axis.x, xOffset, y, y2: { field: "upper" }, tooltip: [{ field: "label" }, { field: "value", title: "W* ≥" }, { field: "upper", title: "W* ≤" }] },
+              encoding: { ...position, y, y2: { field: "upper" }, ...detail, tooltip: [{ field: "point" }, { field: "value", title: "W* ≥" }, { field: "upper", title: "W* ≤" }] },
             },
           ]),
       {
         mark: { type: "point", filled: true, size: 60, opacity: 0.9 },
         encoding: {
-          x: axis.x,
-          xOffset,
+          ...position,
           y,
+          ...detail,
           shape: { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES], range: SHAPES }, title: null },
           color: { field: "quantity", type: "nominal", sort: [...QUANTITIES], scale: { domain: [...QUANTITIES], range: COLOURS }, title: null, legend: { labelLimit: 260 } },
-          tooltip: [{ field: "point" }, { field: "label" }, { field: "quantity" }, { field: "value", format: ".4~g" }],
+          tooltip: [{ field: "point" }, { field: "quantity" }, { field: "value", format: ".4~g" }],
         },
       },
     ],
@@ -71,11 +74,11 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
       "Per grid point, medians over its runs: the updates of the point's order, W* (the most updates any presentation order makes on the same data), Novikoff's (R/γ)² and the best bound, from " + separatorWords(input.separator) + ".",
       "Below W*: how lucky the order was. Above it: how loose the proof is even against the unluckiest order (docs/theory.md, \"The worst order\").",
       exact === rows.length ? "Every point's median W* is exact." : `A bar spans the longest order found to the proved upper bound where the searches stopped at their budget (${rows.length - exact} of ${rows.length} points).`,
-      axis.words,
+      layout.words,
     ]
       .filter((text) => text !== "")
       .join(" "),
-    spec: plotSpec(spec, axis.factors),
+    spec: plotSpec(layout.spec(values, unit, 240), layout.factors),
   };
 }
 

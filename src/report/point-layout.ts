@@ -11,6 +11,9 @@ import { channelEncoding, describeImplied, describeLayout, factorFields, faceted
 export interface PointLayout {
   /** The x and xOffset encodings of every layer. */
   readonly position: Record<string, unknown>;
+  /** The x encoding alone, and the slots side by side at each x in order (a data row's `slot`), for a plot that offsets more than points. */
+  readonly x: Record<string, unknown>;
+  readonly slots: readonly string[];
   /** The colour and shape encodings of every layer. */
   readonly marks: Record<string, unknown>;
   /** A data row's factor fields and its slot. */
@@ -30,7 +33,7 @@ const SLOT_WIDTH = 11;
 const PANEL_WIDTH = { least: 140, most: 380 } as const;
 
 /** `markChannels`: the channels the marks give factors (none for a bar whose colour is taken). */
-export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly ("color" | "shape")[] = ["color", "shape"]): PointLayout {
+export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly ("color" | "shape")[] = ["color", "shape"], { marksPerSlot = 1 }: { readonly marksPerSlot?: number } = {}): PointLayout {
   const sweep = sweepFactors(rows);
   const shown = sweep.shown;
   // On x, the shown factor with the most values (the first such, in the order channels are offered).
@@ -55,7 +58,7 @@ export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly 
         : // A factor that does not apply to some points (c of a non-three-point family) is null there: "n/a".
           { field: xFactor, type: "ordinal", sort: values, title: FACTOR_TITLES[xFactor], axis: { labelAngle: 0, labelOverlap: "greedy", labelExpr: "isValid(datum.value) ? datum.label : 'n/a'" } };
   const xValues = Math.max(1, values.length);
-  const width = continuous ? PANEL_WIDTH.most : Math.max(PANEL_WIDTH.least, Math.min(PANEL_WIDTH.most, xValues * Math.max(1, slots.length) * SLOT_WIDTH + xValues * 8));
+  const width = continuous ? PANEL_WIDTH.most : Math.max(PANEL_WIDTH.least, Math.min(PANEL_WIDTH.most, xValues * Math.max(1, slots.length) * marksPerSlot * SLOT_WIDTH + xValues * 8));
   const position = { x, ...(slots.length > 1 && !continuous ? { xOffset: { field: "slot", type: "nominal", sort: slots } } : {}) };
   const marks = { ...channelEncoding(layout, ["color", "shape"]), ...(beside.length > 0 ? { detail: beside.map((factor) => ({ field: factor, type: "nominal" })) } : {}) };
   const words = [
@@ -70,6 +73,8 @@ export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly 
   ];
   return {
     position,
+    x,
+    slots: continuous ? [] : slots,
     marks,
     fields: (row) => ({ ...factorFields(row, sweep.varying), slot: slotOf(row), ...(xFactor === null ? { all: "" } : {}) }),
     spec: (data, unit, height) => facetedSpec(layout, data, unit, { width, height }),
