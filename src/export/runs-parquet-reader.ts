@@ -221,24 +221,19 @@ function readExactly(fd: number, position: number, length: number): Buffer {
  * (asynchronous) parquetRead, which the package exports as its src/*.js; hyparquet is pinned to the version
  * hyparquet-writer pins.
  */
-function hyparquet() {
-  if (loaded === undefined) {
-    const require = createRequire(import.meta.url);
-    loaded = {
-      ...(require("hyparquet") as Pick<typeof import("hyparquet"), "parquetMetadata" | "parquetSchema">),
-      ...(require("hyparquet/src/column.js") as Pick<typeof import("hyparquet/src/column.js"), "parquetHeader" | "readPage">),
-      ...(require("hyparquet/src/convert.js") as Pick<typeof import("hyparquet/src/convert.js"), "convert" | "convertWithDictionary" | "DEFAULT_PARSERS">),
-      ...(require("hyparquet/src/datapage.js") as Pick<typeof import("hyparquet/src/datapage.js"), "readDataPageV2">),
-      ...(require("hyparquet/src/schema.js") as Pick<typeof import("hyparquet/src/schema.js"), "getTreePath">),
-    };
-  }
-  return loaded;
+function hyparquet(): ReturnType<typeof loadHyparquet> {
+  return (loaded ??= loadHyparquet());
 }
 
-let loaded:
-  | (Pick<typeof import("hyparquet"), "parquetMetadata" | "parquetSchema"> &
-      Pick<typeof import("hyparquet/src/column.js"), "parquetHeader" | "readPage"> &
-      Pick<typeof import("hyparquet/src/convert.js"), "convert" | "convertWithDictionary" | "DEFAULT_PARSERS"> &
-      Pick<typeof import("hyparquet/src/datapage.js"), "readDataPageV2"> &
-      Pick<typeof import("hyparquet/src/schema.js"), "getTreePath">)
-  | undefined;
+function loadHyparquet() {
+  const require = createRequire(import.meta.url);
+  return {
+    ...(require("hyparquet") as Pick<typeof import("hyparquet"), "parquetMetadata" | "parquetSchema">),
+    ...(require("hyparquet/src/column.js") as Pick<typeof import("hyparquet/src/column.js"), "parquetHeader" | "readPage">),
+    ...(require("hyparquet/src/convert.js") as Pick<typeof import("hyparquet/src/convert.js"), "convert" | "convertWithDictionary" | "DEFAULT_PARSERS">),
+    ...(require("hyparquet/src/datapage.js") as Pick<typeof import("hyparquet/src/datapage.js"), "readDataPageV2">),
+    ...(require("hyparquet/src/schema.js") as Pick<typeof import("hyparquet/src/schema.js"), "getTreePath">),
+  };
+}
+
+let loaded: ReturnType<typeof loadHyparquet> | undefined;

@@ -73,25 +73,27 @@ export class RunsParquetWriter {
  * which a shard writing text tables never needs), with its byte writer made to empty itself (a part at a time)
  * after each row group and at the end.
  */
-function writerLibrary() {
-  return (library ??= (() => {
-    const { ByteWriter, ParquetWriter } = createRequire(import.meta.url)("hyparquet-writer") as typeof import("hyparquet-writer");
-    class PartByteWriter extends ByteWriter {
-      constructor(readonly append: (part: Uint8Array) => void) {
-        super(1 << 20);
-      }
-
-      flush(): void {
-        if (this.index > 0) this.append(new Uint8Array(this.buffer, 0, this.index));
-        this.index = 0;
-      }
-
-      override finish(): void {
-        this.flush();
-      }
-    }
-    return { ParquetWriter, PartByteWriter };
-  })());
+function writerLibrary(): ReturnType<typeof loadWriter> {
+  return (library ??= loadWriter());
 }
 
-let library: { readonly ParquetWriter: typeof import("hyparquet-writer").ParquetWriter; readonly PartByteWriter: new (append: (part: Uint8Array) => void) => import("hyparquet-writer").ByteWriter } | undefined;
+function loadWriter() {
+  const { ByteWriter, ParquetWriter } = createRequire(import.meta.url)("hyparquet-writer") as typeof import("hyparquet-writer");
+  class PartByteWriter extends ByteWriter {
+    constructor(readonly append: (part: Uint8Array) => void) {
+      super(1 << 20);
+    }
+
+    flush(): void {
+      if (this.index > 0) this.append(new Uint8Array(this.buffer, 0, this.index));
+      this.index = 0;
+    }
+
+    override finish(): void {
+      this.flush();
+    }
+  }
+  return { ParquetWriter, PartByteWriter };
+}
+
+let library: ReturnType<typeof loadWriter> | undefined;
