@@ -42,11 +42,11 @@ function paperFontSize(key: string, within: string | null): number {
  */
 export function paperSpec(spec: Record<string, unknown>, factor: number, narrow = false): Record<string, unknown> {
   const viewWidth = smallestViewWidth(spec);
-  // A panel at least as tall as its y title drawn along it (8 pt DejaVu Sans: ~4.7 pt a character), so that the
+  // A panel at least as tall as its y title drawn along it (TITLE_PT_A_CHARACTER), so that the
   // titles of panel rows one above the other do not run into each other.
-  const titleHeight = Math.ceil(4.7 * longestTitle(spec, "y"));
+  const titleHeight = Math.ceil(TITLE_PT_A_CHARACTER * longestTitle(spec, "y"));
   // And as wide as its x title, so that the titles of panels side by side do not run into each other.
-  const titleWidth = Math.ceil(4.7 * longestTitle(spec, "x"));
+  const titleWidth = Math.ceil(TITLE_PT_A_CHARACTER * longestTitle(spec, "x"));
   const scale = (node: unknown, views: boolean, within: string | null): unknown => {
     if (Array.isArray(node)) return node.map((item) => scale(item, views, within));
     if (node === null || typeof node !== "object") return node;
@@ -70,7 +70,7 @@ export function paperSpec(spec: Record<string, unknown>, factor: number, narrow 
     // Vega measures text in Node by an estimate, 0.8 em a character; DejaVu Sans's run ~0.55 em: a label the
     // estimate cuts at 1.45 times its panel's width (and the gap to the next) is within them as drawn.
     if (within === "header" && copy.labelOrient !== "left") copy.labelLimit = Math.max(40, Math.round(1.45 * (viewWidth * factor + PAPER_CONFIG.facet.spacing)));
-    // A row's header takes a band as wide as its estimated label, at most ROW_HEADER points (~16 characters).
+    // A row's header takes a band as wide as its estimated label, at most ROW_HEADER points.
     if (within === "header" && copy.labelOrient === "left") copy.labelLimit = ROW_HEADER;
     return copy;
   };
@@ -80,6 +80,9 @@ export function paperSpec(spec: Record<string, unknown>, factor: number, narrow 
   const legend = narrow ? { ...PAPER_CONFIG.legend, orient: "bottom", direction: "horizontal", columns: 2 } : PAPER_CONFIG.legend;
   return { ...scaled, config: { ...PAPER_CONFIG, legend, ...(range === undefined ? {} : { range }) } };
 }
+
+/** An 8 pt title's width a character in DejaVu Sans, in points (~0.59 em): what a panel leaves its axis titles. */
+const TITLE_PT_A_CHARACTER = 4.7;
 
 /** A narrow figure's least panel height, in points: its y title (~16 characters at 8 pt) fits beside it. */
 const NARROW_HEIGHT = 80;
@@ -121,35 +124,34 @@ function narrowed(spec: Record<string, unknown>): Record<string, unknown> {
   return { ...spec, facet: { ...facet, column: asColumn(row), row: asRow(column) } };
 }
 
+/**
+ * Calls `visit` with every key and value of the specification's objects, depth first, never inside its inline
+ * data; it descends into a value where `visit` returns true.
+ */
+function walkSpec(node: unknown, visit: (key: string, value: unknown) => boolean): void {
+  if (Array.isArray(node)) return node.forEach((item) => walkSpec(item, visit));
+  if (node === null || typeof node !== "object") return;
+  for (const [key, value] of Object.entries(node)) if (key !== "data" && visit(key, value)) walkSpec(value, visit);
+}
+
 /** The length in characters of the longest title an encoding of the specification sets on `channel`. */
 function longestTitle(spec: Record<string, unknown>, channel: "x" | "y"): number {
   let longest = 0;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "data") continue;
-      const title = key === channel && value !== null && typeof value === "object" ? (value as { title?: unknown }).title : undefined;
-      if (typeof title === "string") longest = Math.max(longest, title.length);
-      visit(value);
-    }
-  };
-  visit(spec);
+  walkSpec(spec, (key, value) => {
+    const title = key === channel && value !== null && typeof value === "object" ? (value as { title?: unknown }).title : undefined;
+    if (typeof title === "string") longest = Math.max(longest, title.length);
+    return true;
+  });
   return longest;
 }
 
 /** The smallest numeric width a view of the specification sets (300 where none does). */
 function smallestViewWidth(spec: Record<string, unknown>): number {
   let least = Number.POSITIVE_INFINITY;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== "object") return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "width" && typeof value === "number") least = Math.min(least, value);
-      else if (!NOT_VIEWS.has(key) && key !== "data" && key !== "config") visit(value);
-    }
-  };
-  visit(spec);
+  walkSpec(spec, (key, value) => {
+    if (key === "width" && typeof value === "number") least = Math.min(least, value);
+    return !NOT_VIEWS.has(key) && key !== "config";
+  });
   return Number.isFinite(least) ? least : 300;
 }
 
