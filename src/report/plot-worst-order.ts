@@ -28,10 +28,9 @@ export function worstOrderPlot(input: PlotInput): Plot | null {
     const lower = summaryMedian(row, "worstOrderLower")!;
     const upper = summaryMedian(row, "worstOrderUpper") ?? lower;
     const quantities = [row.updates.median, lower, summaryMedian(row, first), row.bestBound.median];
+    const fields = layout.fields(row);
     return quantities.flatMap((value, k) =>
-      value === null || !(value > 0)
-        ? []
-        : [{ point: row.point, ...layout.fields(row), offset: `${String(layout.fields(row).slot)} ${QUANTITIES[k]!}`, quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
+      value === null || !(value > 0) ? [] : [{ point: row.point, ...fields, offset: `${String(fields.slot)} ${QUANTITIES[k]!}`, quantity: QUANTITIES[k]!, rank: k, value, ...(k === 1 ? { upper } : {}) }],
     );
   });
   const brackets = values.filter((value) => value.rank === 1 && value.upper !== undefined && value.upper > value.value);

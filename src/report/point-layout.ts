@@ -37,7 +37,8 @@ export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly 
   const sweep = sweepFactors(rows);
   const shown = sweep.shown;
   // On x, the shown factor with the most values (the first such, in the order channels are offered).
-  const xFactor = shown.reduce<Factor | null>((best, factor) => (best === null || factorValues(rows, factor).length > factorValues(rows, best).length ? factor : best), null);
+  const valuesOf = new Map(shown.map((factor) => [factor, factorValues(rows, factor)]));
+  const xFactor = shown.reduce<Factor | null>((best, factor) => (best === null || valuesOf.get(factor)!.length > valuesOf.get(best)!.length ? factor : best), null);
   const others = shown.filter((factor) => factor !== xFactor);
   const placed = layoutFactors(rows, others, [...markChannels, "column", "row"]);
   // What no channel took sits side by side at each x: encoded as detail (one mark each), named in the caption.
@@ -48,7 +49,7 @@ export function pointLayout(rows: readonly SummaryRow[], markChannels: readonly 
   const slots = [...new Set(rows.map(slotOf))];
   // A numeric factor of many values is a continuous axis (137 dimensions are not 137 labelled columns); the
   // points at one x then share it, told apart by colour and shape only.
-  const values = xFactor === null ? [] : factorValues(rows, xFactor);
+  const values = xFactor === null ? [] : valuesOf.get(xFactor)!;
   const continuous = values.length > MAX_COLUMNS_ON_X && values.every((value) => typeof value === "number");
   const x =
     xFactor === null

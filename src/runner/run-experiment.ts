@@ -93,7 +93,9 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     // tool's state and the manifest written.
     const dataSets = loaded.dataSets ?? readRecordedDataSets(loaded.experiment.dataFiles, loaded.path);
     // A shard's runs (from the points: cheap), kept as ranges to run them; its batches are cut from its own count.
-    const own = shard === null ? null : shardRuns(plan, shard, splitCostOf(loaded.experiment.maxEpochs, splitOf(shard)));
+    // What a shard's runs are cut by: its split model's costs (one closure for the ranges and any walk again).
+    const shardCostOf = splitCostOf(loaded.experiment.maxEpochs, shard === null ? SPLIT_MODEL : splitOf(shard));
+    const own = shard === null ? null : shardRuns(plan, shard, shardCostOf);
     const runsToDo = own === null ? plan.runCount : own.count;
     const batchOptions: BatchOptions = {
       targetCost: given.batch?.targetCost ?? (given.runTimeoutSeconds === undefined ? DEFAULT_BATCH_OPTIONS.targetCost : TIMED_BATCH_COST),
@@ -114,7 +116,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
       ...(options.faults === undefined ? {} : { faults: options.faults }),
     });
     try {
-      return await sweep({ loaded, options, startedAt, threads, plan, own, batchOptions, costOf, outDir, previous, pool, lock, dataSets });
+      return await sweep({ loaded, options, startedAt, threads, plan, own, shardCostOf, batchOptions, costOf, outDir, previous, pool, lock, dataSets });
     } finally {
       await pool.close();
     }
@@ -131,6 +133,8 @@ interface SweepSetup {
   readonly plan: SweepPlan;
   readonly batchOptions: BatchOptions;
   readonly costOf: (point: SweepPoint) => number;
+  /** Each run's cost as the shard's split model counts it (what its runs are cut by). */
+  readonly shardCostOf: (point: SweepPoint) => number;
   /** A shard's runs (shardRuns), or null for a whole sweep. */
   readonly own: ReturnType<typeof shardRuns> | null;
   readonly outDir: string;
@@ -143,7 +147,7 @@ interface SweepSetup {
 }
 
 /** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
-async function sweep({ loaded, options, startedAt, threads, plan, own, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
+async function sweep({ loaded, options, startedAt, threads, plan, own, shardCostOf, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
   const recorded = previous === null ? null : new RecordedRuns(previous.path);
   const reusable = (row: RunRow, spec: RunSpec) =>
@@ -192,7 +196,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, batchOpti
       for (const point of plan.points()) yield { todo: { point, from: 0, to: plan.repeats } };
       return;
     }
-    for (const { point, repeat } of shard === null ? allRepeats(plan) : own?.ranges ? repeatsOf(own.ranges) : shardRepeats(plan, shard, splitCostOf(plan.settings.maxEpochs, splitOf(shard)))) {
+    for (const { point, repeat } of shard === null ? allRepeats(plan) : own?.ranges ? repeatsOf(own.ranges) : shardRepeats(plan, shard, shardCostOf)) {
       const row = recorded?.rowAt(point.firstRun + repeat) ?? null;
       yield row !== null && reusable(row, runSpecOf(plan.settings, point, repeat)) ? { recorded: row } : { todo: { point, from: repeat, to: repeat + 1 } };
     }
