@@ -74,7 +74,7 @@ function diskLine(plan: PlanDescription, parquet: "none" | "also" | "only"): str
     parquet === "only"
       ? `; runs.jsonl, ~${bytesText(runs * TABLE_BYTES.jsonlRun)}, is written while the sweep runs and removed at the end`
       : parquet === "none"
-        ? "; --parquet-only keeps runs.parquet, ~170 bytes a run, instead of the two run tables"
+        ? `; --parquet-only keeps runs.parquet, ~${TABLE_BYTES.parquetRun} bytes a run, instead of the two run tables`
         : "";
   return `estimated disk: about ${bytesText(total)} of tables (${each}${note})`;
 }

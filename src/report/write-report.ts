@@ -26,10 +26,6 @@ import { paperFigure } from "./paper-figures.js";
 
 export { REPORT_FILES } from "../vocabulary/result-files.js";
 
-/**
- * Writes report.html, report.md and plots/*.svg into a complete result folder, under its lock (see
- * lockResultFolder), each file replaced whole; returns the page's path.
- */
 export interface ReportOptions {
   readonly onNote?: (text: string) => void;
   /**
@@ -39,6 +35,10 @@ export interface ReportOptions {
   readonly figures?: "screen" | "paper";
 }
 
+/**
+ * Writes report.html, report.md and plots/*.svg (and with `figures: "paper"` the paper figures) into a complete
+ * result folder, under its lock (see lockResultFolder), each file replaced whole; returns the page's path.
+ */
 export async function writeReport(folder: string, options: ReportOptions = {}): Promise<string> {
   if (folder.trim() === "") throw new InputError("report's folder is empty: name a result folder (an unset variable in a script?)");
   const manifest = readManifest(folder, REPORT_NEEDS);
