@@ -1,6 +1,6 @@
 import { BOUND_KEYS, type BoundsDeclaration } from "../src/bounds/bound-choice.js";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -9,15 +9,47 @@ import { drawInitialWeights } from "../src/perceptron/initial-weights.js";
 import type { DataVersion } from "../src/random/data-version.js";
 import { createDraws } from "../src/random/random-draws.js";
 import type { DataSet } from "../src/vocabulary/data-set.js";
-import { pick, POINT_KEYS, type PointParameters, type RunSpec } from "../src/run/run-types.js";
+import { pick, POINT_KEYS, type PointParameters, type RunRow, type RunSpec } from "../src/run/run-types.js";
+import { LineFile } from "../src/export/line-file.js";
+import { journalBlock, journalHeader } from "../src/export/journal-blocks.js";
+import { encodeRows } from "../src/export/binary-rows.js";
+import { recordedLayout } from "../src/run/table-layout.js";
+import { parquetRowGroup, writeRunsParquet } from "../src/runner/write-runs-parquet.js";
+import type { Manifest } from "../src/runner/manifest.js";
+import { recordsOf } from "../src/runner/read-result-folder.js";
 import type { RunSettings, SweepPoint } from "../src/sweep/run-batch.js";
 import { toLearnerCoordinates, type LearnerData } from "../src/perceptron/learner-coordinates.js";
 
 export { removeTemporaryFolders, temporaryFolder } from "./temporary-folders.js";
 
-/** The four tables of a result folder, by file name: what "byte-identical tables" compares. */
+/** The four text tables of a result folder, by file name, and runs.parquet's SHA-256 where it has one: what "byte-identical tables" compares. */
 export function resultTables(folder: string): Record<string, string> {
-  return Object.fromEntries(["runs.csv", "runs.jsonl", "summary.csv", "summary.json"].map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+  const tables = Object.fromEntries(["runs.csv", "runs.jsonl", "summary.csv", "summary.json"].map((file) => [file, readFileSync(join(folder, file), "utf8")]));
+  const parquet = join(folder, "runs.parquet");
+  return existsSync(parquet) ? { ...tables, "runs.parquet": createHash("sha256").update(readFileSync(parquet)).digest("hex") } : tables;
+}
+
+/**
+ * Rewrites a complete folder's recorded runs (its runs.parquet) as `rows`, and its manifest's record of the
+ * file with them: what re-signing a record was for runs.jsonl, so that a test of what the rows mean is not a
+ * test of the digest check.
+ */
+export function writeRecordedRuns(folder: string, rows: readonly RunRow[]): void {
+  const manifestPath = join(folder, "manifest.json");
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
+  const layout = recordedLayout(manifest);
+  const journal = new LineFile(join(folder, "runs.journal"));
+  journal.write(journalHeader(layout.width));
+  if (rows.length > 0) journal.write(journalBlock(encodeRows(rows, { layout }), layout.width));
+  journal.close();
+  const runsParquet = writeRunsParquet(folder, parquetRowGroup(manifest.shard), layout);
+  rmSync(join(folder, "runs.journal"));
+  writeFileSync(manifestPath, JSON.stringify({ ...manifest, runsParquet }));
+}
+
+/** A folder's recorded runs, as every reader of the tool reads them. */
+export function recordedRows(folder: string): RunRow[] {
+  return [...recordsOf(folder)];
 }
 
 /** A data set from rows of features and labels (nothing planted unless given). */

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Calibration } from "../runner/calibrate-sweep.js";
 import { findManifest } from "../runner/manifest.js";
 import type { PlanDescription } from "../sweep/describe-plan.js";
-import { TABLE_BYTES } from "../vocabulary/result-files.js";
+import { DEFAULT_RUN_TABLES, TABLE_BYTES, type RunTableName } from "../vocabulary/result-files.js";
 
 /** `run --dry-run`'s report, for people: what the sweep is, what it would cost, where it would go. */
 export function formatPlan(
@@ -10,7 +10,7 @@ export function formatPlan(
   path: string,
   outDir: string,
   timing: { calibration: Calibration | null; threads: number } | null = null,
-  parquet: "none" | "also" | "only" = "none",
+  tables: readonly RunTableName[] = DEFAULT_RUN_TABLES,
 ): string {
   const lines = [
     `${plan.name} (${path === "-" ? "standard input" : path}): ${count(plan.points, "grid point")} × ${count(plan.repeats, "repeat")} = ${count(plan.runs, "run")}`,
@@ -27,7 +27,7 @@ export function formatPlan(
       `at most ${plan.maxMultiplyAdds.toPrecision(3)} (every run to maxEpochs ${plan.maxEpochs.toLocaleString("en")}, and again for its pocket error; the max-margin QP not counted)`,
   );
   if (timing !== null) lines.push(timeLine(timing.calibration, timing.threads));
-  lines.push(diskLine(plan, parquet));
+  lines.push(diskLine(plan, tables));
   lines.push(...boundLines(plan));
   lines.push(`would write to ${outDir}/ (${folderState(outDir)})`);
   lines.push("dry run: nothing was run or written");
@@ -59,24 +59,21 @@ export function seconds(value: number): string {
 }
 
 /**
- * The tables' size on disk, roughly (TABLE_BYTES), file by file as the run will keep them (`parquet`: --parquet
- * adds runs.parquet, --parquet-only keeps it alone); a shard writes no summaries.
+ * The tables' size on disk, roughly (TABLE_BYTES), file by file as the run will keep them (`tables`: the views
+ * beside runs.parquet), and the journal the sweep keeps while it runs; a shard writes no summaries.
  */
-function diskLine(plan: PlanDescription, parquet: "none" | "also" | "only"): string {
+function diskLine(plan: PlanDescription, tables: readonly RunTableName[]): string {
   const runs = plan.shard === null ? plan.runs : plan.shardRuns;
   const files: [string, number][] = [];
-  if (parquet !== "only") files.push(["runs.jsonl", runs * TABLE_BYTES.jsonlRun], ["runs.csv", runs * TABLE_BYTES.csvRun]);
-  if (parquet !== "none") files.push(["runs.parquet", runs * TABLE_BYTES.parquetRun]);
+  if (tables.includes("jsonl")) files.push(["runs.jsonl", runs * TABLE_BYTES.jsonlRun]);
+  if (tables.includes("csv")) files.push(["runs.csv", runs * TABLE_BYTES.csvRun]);
+  files.push(["runs.parquet", runs * TABLE_BYTES.parquetRun]);
   if (plan.shard === null) files.push(["summary.json and summary.csv", plan.points * TABLE_BYTES.summaryPoint]);
   const total = files.reduce((sum, [, bytes]) => sum + bytes, 0);
   const each = files.map(([file, bytes]) => `${file} ~${bytesText(bytes)}`).join(", ");
-  const note =
-    parquet === "only"
-      ? `; runs.jsonl, ~${bytesText(runs * TABLE_BYTES.jsonlRun)}, is written while the sweep runs and removed at the end`
-      : parquet === "none"
-        ? `; --parquet-only keeps runs.parquet, ~${TABLE_BYTES.parquetRun} bytes a run, instead of the two run tables`
-        : "";
-  return `estimated disk: about ${bytesText(total)} of tables (${each}${note})`;
+  const journal = `; runs.journal, ~${bytesText(runs * TABLE_BYTES.journalRun)}, is the record while the sweep runs, removed once runs.parquet is written`;
+  const views = tables.length > 1 ? `; --tables parquet keeps runs.parquet alone, ~${TABLE_BYTES.parquetRun} bytes a run` : "";
+  return `estimated disk: about ${bytesText(total)} of tables (${each}${journal}${views})`;
 }
 
 /** A size in bytes as the dry runs state it: KB, MB, GB or TB, two figures. */

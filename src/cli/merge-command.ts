@@ -7,6 +7,7 @@ import { mergeShards } from "../runner/merge-shards.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { readInputFile } from "../files/read-input-file.js";
 import { UsageError } from "./cli-error.js";
+import { PARQUET_ONLY_OPTION, PARQUET_OPTION, tablesFlag, TABLES_OPTION } from "./shared-options.js";
 import { closingLine, reportProblems } from "./run-command.js";
 
 export function mergeBuilder(yargs: Argv) {
@@ -20,16 +21,18 @@ export function mergeBuilder(yargs: Argv) {
     })
     .option("overwrite", { type: "boolean", describe: "Replace the results already in the output folder", default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ (--no-report: skip)", default: true })
-    .option("parquet", { type: "boolean", describe: "Also write runs.parquet: the runs table, typed and columnar (pandas, polars, R's arrow)", default: false })
-    .option("parquet-only", { type: "boolean", describe: "Write the runs as runs.parquet only: no runs.jsonl, no runs.csv", default: false })
+    .option("tables", { ...TABLES_OPTION, defaultDescription: "the tables the shards kept" })
+    .option("parquet", PARQUET_OPTION)
+    .option("parquet-only", PARQUET_ONLY_OPTION)
     .option("allow-mixed-versions", { type: "boolean", describe: "Merge shards written by different perceptron-lab versions (refused by default)", default: false })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors", default: false });
 }
 
-export async function mergeHandler(argv: { out: string; shards?: string[]; shardList?: string; overwrite: boolean; allowMixedVersions: boolean; parquet: boolean; parquetOnly: boolean; report: boolean; quiet: boolean }): Promise<number> {
+export async function mergeHandler(argv: { out: string; shards?: string[]; shardList?: string; overwrite: boolean; allowMixedVersions: boolean; tables?: string; parquet: boolean; parquetOnly: boolean; report: boolean; quiet: boolean }): Promise<number> {
+  const tables = tablesFlag(argv.tables, argv.parquetOnly);
   const shards = [...(argv.shards ?? []), ...(argv.shardList === undefined ? [] : readShardList(argv.shardList))];
   if (shards.length === 0) throw new UsageError("merge needs the shard folders: as arguments, or one a line in a file given to --shard-list");
-  const report = await mergeShards(argv.out, shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, parquet: argv.parquet, parquetOnly: argv.parquetOnly, onNote: (text) => process.stderr.write(`note: ${text}\n`) });
+  const report = await mergeShards(argv.out, shards, { overwrite: argv.overwrite, allowMixedVersions: argv.allowMixedVersions, ...(tables === undefined ? {} : { tables }), onNote: (text) => process.stderr.write(`note: ${text}\n`) });
   if (report.outcome === "already-complete") {
     // An interrupted merge's final move, finished: the folder is that merge's, complete and checked.
     if (!argv.quiet) process.stderr.write(`${argv.out} holds the complete merge of these ${shards.length} shards (${report.counts.recorded} runs): nothing left to merge.\n`);

@@ -21,7 +21,8 @@ import { gridCombinations } from "../generators/grid-points.js";
 import { identicalRepeatPoints, planSweep } from "../sweep/plan-sweep.js";
 import { EXIT, UsageError } from "./cli-error.js";
 import { createProgress, isInteractive } from "./progress.js";
-import { DEFAULT_EXPERIMENT, experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, parseShard, positiveNumberFlag, setOverrides, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_EXPERIMENT, experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, PARQUET_ONLY_OPTION, PARQUET_OPTION, parseShard, positiveNumberFlag, setOverrides, tablesFlag, TABLES_OPTION, wholeNumberFlag } from "./shared-options.js";
+import { DEFAULT_RUN_TABLES } from "../vocabulary/result-files.js";
 
 export const MAX_THREADS = MAX_POOL_THREADS;
 export const DEFAULT_WORKER_MEMORY_MB = 4096;
@@ -66,12 +67,9 @@ export function runBuilder(yargs: Argv) {
       default: DEFAULT_WORKER_MEMORY_MB,
     })
     .option("shard", { type: "string", describe: "Run shard i/n of the sweep (from 1; balanced by expected cost), or auto from a Slurm array or auto/<n> from a Kubernetes Indexed Job; join the shards with merge", defaultDescription: "the whole sweep" })
-    .option("parquet", { type: "boolean", describe: "Also write runs.parquet once the sweep is complete: the runs table, typed and columnar (pandas, polars, R's arrow)", default: false })
-    .option("parquet-only", {
-      type: "boolean",
-      describe: "Keep the runs as runs.parquet only (about 1/30 of runs.jsonl and runs.csv): no runs.csv; runs.jsonl, the sweep's journal, is removed once runs.parquet is written",
-      default: false,
-    })
+    .option("tables", TABLES_OPTION)
+    .option("parquet", PARQUET_OPTION)
+    .option("parquet-only", PARQUET_ONLY_OPTION)
     .option("yes", { type: "boolean", describe: `Run a sweep of more than ${MAX_RUNS_UNASKED.toLocaleString("en")} runs, or plan one (run or --dry-run) whose grids hold more than ${MAX_COMBINATIONS_UNASKED.toLocaleString("en")} combinations`, default: false })
     .option("report", { type: "boolean", describe: "Write report.html, report.md and plots/ at the end (--no-report: skip)", default: true })
     .option("quiet", { type: "boolean", describe: "Print only the final table and errors (no progress)", default: false });
@@ -90,6 +88,7 @@ interface RunArguments {
   runTimeout?: number;
   workerMemory: number;
   shard?: string;
+  tables?: string;
   parquet: boolean;
   parquetOnly: boolean;
   report: boolean;
@@ -104,6 +103,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.resume && argv.overwrite) throw new UsageError("--resume and --overwrite: choose one (continue the results, or replace them)");
   if ((argv.force || argv.retryErrors) && !argv.resume) throw new UsageError(`--${argv.force ? "force" : "retry-errors"} goes with --resume`);
   const shard = argv.shard === undefined ? undefined : parseShard(argv.shard);
+  const tables = tablesFlag(argv.tables, argv.parquetOnly);
   const overrides = setOverrides(argv.set);
   const given = argv.experiment ?? DEFAULT_EXPERIMENT;
   const path = given === "-" ? "-" : experimentPath(given);
@@ -121,8 +121,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
   if (argv.dryRun) {
     const timer = new SweepTimer(plan.settings, plan.pointCount, { dataSets: loaded.dataSets });
     const described = describePlan(experiment, shard ?? null, (point, runs) => timer.add(point, runs));
-    const parquet = argv.parquetOnly ? "only" : argv.parquet ? "also" : "none";
-    process.stdout.write(formatPlan(described, path, argv.out ?? defaultResultFolder(experiment), { calibration: timer.result(), threads }, parquet));
+    process.stdout.write(formatPlan(described, path, argv.out ?? defaultResultFolder(experiment), { calibration: timer.result(), threads }, tables ?? experiment.tables ?? DEFAULT_RUN_TABLES));
     return EXIT.ok;
   }
   const runs = plan.runCount;
@@ -153,8 +152,7 @@ export async function runHandler(argv: RunArguments): Promise<number> {
       ...(runTimeoutSeconds === undefined ? {} : { runTimeoutSeconds }),
       signal: interruption.signal,
       ...(shard === undefined ? {} : { shard }),
-      parquet: argv.parquet,
-      parquetOnly: argv.parquetOnly,
+      ...(tables === undefined ? {} : { tables }),
       argv: process.argv.slice(2),
       onProgress: (done, total) => progress.update(done, total),
       onNote: (text) => process.stderr.write(`note: ${text}\n`),

@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { PACKAGE_ROOT } from "../runner/tool-info.js";
 import type { Shard } from "../sweep/shard.js";
 import { UsageError } from "./cli-error.js";
+import { runTablesOf, type RunTableName } from "../vocabulary/result-files.js";
 
 export const DEFAULT_EXPERIMENT = "experiments/quick.json";
 
@@ -92,4 +93,26 @@ function checkShard(what: string, index: number, count: number): Shard {
   if (!Number.isSafeInteger(count) || count < 1) throw new UsageError(`--shard ${what}: the number of shards must be a whole number from 1 (got ${count})`);
   if (!Number.isSafeInteger(index) || index < 1 || index > count) throw new UsageError(`--shard ${what}: the shard must be from 1 to ${count} (got ${index})`);
   return { index, count };
+}
+
+/** --tables, as run, merge and slurm take it (docs/storage.md). */
+export const TABLES_OPTION = {
+  type: "string",
+  describe: "The run tables to keep, a comma list of csv, jsonl, parquet: runs.parquet is always written; runs.csv and runs.jsonl are views of the same rows (--tables parquet formats no text: the fastest, ~1/10 of the disk)",
+  defaultDescription: "the experiment's \"tables\", else csv,jsonl,parquet",
+} as const;
+
+/** --parquet, kept for the scripts of before 0.16: every folder has runs.parquet now. */
+export const PARQUET_OPTION = { type: "boolean", describe: "Kept for scripts of before 0.16: runs.parquet is always written now", default: false } as const;
+
+/** --parquet-only: what --tables parquet says. */
+export const PARQUET_ONLY_OPTION = { type: "boolean", describe: "The runs as runs.parquet only: the same as --tables parquet", default: false } as const;
+
+/** The tables --tables and --parquet-only ask for; undefined when neither is given (the experiment's, or the folder's, then). */
+export function tablesFlag(tables: string | undefined, parquetOnly: boolean): RunTableName[] | undefined {
+  if (tables === undefined) return parquetOnly ? ["parquet"] : undefined;
+  const parsed = runTablesOf(tables);
+  if ("problem" in parsed) throw new UsageError(`--tables ${tables}: ${parsed.problem}`);
+  if (parquetOnly && parsed.tables.length > 1) throw new UsageError(`--parquet-only and --tables ${tables}: --parquet-only keeps runs.parquet alone; choose one`);
+  return parsed.tables;
 }

@@ -10,7 +10,7 @@ import { planSweep } from "../sweep/plan-sweep.js";
 import { loadExperiment } from "../experiment/load-experiment.js";
 import { defaultResultFolder } from "../runner/run-experiment.js";
 import { EXIT, UsageError } from "./cli-error.js";
-import { experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, setOverrides, wholeNumberFlag } from "./shared-options.js";
+import { experimentPath, MAX_COMBINATIONS_UNASKED, MAX_RUNS_UNASKED, PARQUET_ONLY_OPTION, PARQUET_OPTION, setOverrides, tablesFlag, TABLES_OPTION, wholeNumberFlag } from "./shared-options.js";
 
 export function slurmBuilder(yargs: Argv) {
   return yargs
@@ -32,8 +32,9 @@ export function slurmBuilder(yargs: Argv) {
     .option("account", { type: "string", describe: "Account to charge (sbatch --account)" })
     .option("max-parallel", { type: "number", describe: "Tasks of the array running at once (the array's %N)" })
     .option("array-limit", { type: "number", describe: "Task ids one job array may hold (the cluster's MaxArraySize − 1); more shards go in further arrays", default: DEFAULT_ARRAY_LIMIT })
-    .option("parquet", { type: "boolean", describe: "The merge also writes runs.parquet (merge --parquet)", default: false })
-    .option("parquet-only", { type: "boolean", describe: "Shards and merge keep their runs as runs.parquet only (run and merge --parquet-only): ~1/30 of the disk", default: false })
+    .option("tables", { ...TABLES_OPTION, describe: `${TABLES_OPTION.describe}; the shards and the merge keep these (run and merge --tables)` })
+    .option("parquet", PARQUET_OPTION)
+    .option("parquet-only", PARQUET_ONLY_OPTION)
     .option("overwrite", { type: "boolean", describe: "Write the scripts again in a work folder that has them (its shard folders stay)", default: false })
     .option("dry-run", { type: "boolean", describe: "Say how the shards split the runs, each shard's CPU and disk, and the merge's; write and submit nothing", default: false });
 }
@@ -54,6 +55,7 @@ interface SlurmArguments {
   account?: string;
   maxParallel?: number;
   arrayLimit: number;
+  tables?: string;
   parquet: boolean;
   parquetOnly: boolean;
   overwrite: boolean;
@@ -71,6 +73,7 @@ export function slurmHandler(argv: SlurmArguments): number {
     if (value !== undefined && !/^[A-Za-z0-9_.:,+-]+$/.test(value)) throw new UsageError(`--${flag} ${value}: use letters, digits and _ . : , + - only (it goes into an #SBATCH line)`);
   }
   const maxRequeues = wholeNumberFlag("max-requeues", argv.maxRequeues, 0, 1000);
+  const tables = tablesFlag(argv.tables, argv.parquetOnly);
   if (requeueBefore !== undefined) {
     // A lead time at or past the limit signals the task as it starts: it would requeue itself forever.
     if (argv.time === undefined) throw new UsageError("--requeue-before needs --time: the lead time is counted back from the task's time limit");
@@ -99,7 +102,7 @@ export function slurmHandler(argv: SlurmArguments): number {
   }
   if (argv.dryRun) {
     const out = argv.out ?? defaultResultFolder(loaded.experiment);
-    const plan = planSlurmJob(loaded, shards, argv.parquetOnly ? "only" : argv.parquet ? "also" : "none");
+    const plan = planSlurmJob(loaded, shards, tables);
     process.stdout.write(formatSlurmPlan(plan, out, argv.work ?? `${out}-slurm`));
     return EXIT.ok;
   }
@@ -116,7 +119,7 @@ export function slurmHandler(argv: SlurmArguments): number {
     ...(argv.account === undefined ? {} : { account: argv.account }),
     ...(maxParallel === undefined ? {} : { maxParallel }),
     arrayLimit,
-    parquet: argv.parquetOnly ? "only" : argv.parquet ? "also" : "none",
+    ...(tables === undefined ? {} : { tables }),
     overwrite: argv.overwrite,
   });
   process.stdout.write(

@@ -4,7 +4,7 @@ import { SPLIT_MODEL, splitCostOf } from "../sweep/estimate-run-cost.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import type { SweepPoint } from "../sweep/run-batch.js";
 import { BlockSplit } from "../sweep/shard.js";
-import { TABLE_BYTES } from "../vocabulary/result-files.js";
+import { DEFAULT_RUN_TABLES, TABLE_BYTES, type RunTableName } from "../vocabulary/result-files.js";
 
 
 export interface SlurmPlan {
@@ -24,7 +24,7 @@ export interface SlurmPlan {
  * task computes), each shard's CPU as run --dry-run times the runs (a few runs timed by their thread's CPU, the
  * others scaled by their estimated cost), and the disk of the shards and of the merge.
  */
-export function planSlurmJob(loaded: LoadedExperiment, shards: number, parquet: "none" | "also" | "only"): SlurmPlan {
+export function planSlurmJob(loaded: LoadedExperiment, shards: number, tables: readonly RunTableName[] = loaded.experiment.tables ?? DEFAULT_RUN_TABLES): SlurmPlan {
   const plan = planSweep(loaded.experiment);
   // The split and the untimed runs' costs by the split model the tasks will use.
   const costOf = splitCostOf(plan.settings.maxEpochs, SPLIT_MODEL);
@@ -54,15 +54,15 @@ export function planSlurmJob(loaded: LoadedExperiment, shards: number, parquet: 
   }
   const timed = timer.result() !== null;
   const shardCpuSeconds = timed ? cpu.map((seconds, k) => seconds + (timer.secondsOfCost(pendingCost[k]!) ?? 0)) : null;
-  const textBytes = parquet === "only" ? 0 : TABLE_BYTES.textRun;
-  const parquetBytes = parquet === "none" ? 0 : TABLE_BYTES.parquetRun;
+  // A complete shard keeps runs.parquet and its views; while it runs, its journal and its views.
+  const keptBytes = TABLE_BYTES.parquetRun + (tables.includes("jsonl") ? TABLE_BYTES.jsonlRun : 0) + (tables.includes("csv") ? TABLE_BYTES.csvRun : 0);
   return {
     shards,
     runs: plan.runCount,
     shardRuns,
     shardCpuSeconds,
-    // A shard keeps its runs as text, or as runs.parquet alone with --parquet-only.
-    shardBytes: shardRuns.map((runs) => runs * (parquet === "only" ? TABLE_BYTES.parquetRun : TABLE_BYTES.textRun)),
-    mergedBytes: plan.runCount * (textBytes + parquetBytes) + plan.pointCount * TABLE_BYTES.summaryPoint,
+    // At its largest: at the end of its run, the journal, the views and runs.parquet side by side.
+    shardBytes: shardRuns.map((runs) => runs * (keptBytes + TABLE_BYTES.journalRun)),
+    mergedBytes: plan.runCount * keptBytes + plan.pointCount * TABLE_BYTES.summaryPoint,
   };
 }

@@ -1,3 +1,4 @@
+import type { RunTableName } from "../vocabulary/result-files.js";
 import { join } from "node:path";
 import { shellWord } from "./shell-word.js";
 import { type ClusterLayout, LOGS_FOLDER, MERGE_LIST, queueComment, SHARDS_FOLDER } from "./cluster-layout.js";
@@ -36,8 +37,8 @@ export interface SlurmScriptOptions {
   readonly account?: string;
   /** At most this many tasks of an array run at once (Slurm's `%`). */
   readonly maxParallel?: number;
-  /** The merged folder's runs.parquet: none, also (merge --parquet), or only (the shards and the merge --parquet-only). */
-  readonly parquet?: "none" | "also" | "only";
+  /** The run tables the shards and the merge keep (run and merge --tables); absent: the experiment's. */
+  readonly tables?: readonly RunTableName[];
 }
 
 export interface SlurmScripts {
@@ -132,7 +133,7 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     `echo "$(date -u +%FT%TZ) shard $shard/${layout.shards}: job \${SLURM_JOB_ID:-?} (array \${SLURM_ARRAY_JOB_ID:-?}, task $task) on $(hostname)"`,
     ...shardRun(
       `${run} run ${shellWord(layout.experiment)}${sets} --shard "$shard/${layout.shards}" --threads "\${SLURM_CPUS_PER_TASK:-${options.cpus}}" \\\n` +
-        `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${options.parquet === "only" ? " --parquet-only" : ""}${options.yes === true ? " --yes" : ""}`,
+        `  --out ${shellWord(join(work, SHARDS_FOLDER))}/"$shard" --resume --quiet --no-report${tablesWords(options.tables)}${options.yes === true ? " --yes" : ""}`,
       options.requeueBefore,
       options.maxRequeues,
     ),
@@ -151,7 +152,7 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     // The shard folders through a file (printf is a builtin: no argument list to overflow), not on merge's
     // command line, which stops at the system's argument limit (~30 000 shard paths).
     `printf '%s\\n' ${shellWord(join(work, SHARDS_FOLDER))}/{1..${layout.shards}} > ${shellWord(join(work, MERGE_LIST))}`,
-    `exec ${run} merge ${shellWord(layout.out)} --shard-list ${shellWord(join(work, MERGE_LIST))} --quiet${{ none: "", also: " --parquet", only: " --parquet-only" }[options.parquet ?? "none"]}`,
+    `exec ${run} merge ${shellWord(layout.out)} --shard-list ${shellWord(join(work, MERGE_LIST))} --quiet${tablesWords(options.tables)}`,
     "",
   ].join("\n");
   const arrays = slurmArrays(layout);
@@ -215,4 +216,9 @@ function shardRun(command: string, requeueBefore: number | undefined, maxRequeue
     'while kill -0 "$pid" 2>/dev/null; do wait "$pid" || true; done',
     'wait "$pid"',
   ];
+}
+
+/** A task's --tables words (none where the experiment's tables are kept). */
+function tablesWords(tables: readonly RunTableName[] | undefined): string {
+  return tables === undefined ? "" : ` --tables ${tables.join(",")}`;
 }

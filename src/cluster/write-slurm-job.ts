@@ -1,3 +1,4 @@
+import type { RunTableName } from "../vocabulary/result-files.js";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -38,8 +39,8 @@ export interface SlurmJobOptions {
   readonly arrayLimit?: number;
   /** Replace the scripts of a work folder that has them (its shard folders stay). */
   readonly overwrite?: boolean;
-  /** runs.parquet in the merged folder: also (merge --parquet), or only (shards and merge --parquet-only). */
-  readonly parquet?: "none" | "also" | "only";
+  /** The run tables the shards and the merge keep (run and merge --tables); absent: the experiment's. */
+  readonly tables?: readonly RunTableName[];
 }
 
 export interface SlurmJob {
@@ -108,7 +109,7 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.account === undefined ? {} : { account: options.account }),
     ...(options.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
-    parquet: options.parquet ?? "none",
+    ...(options.tables === undefined ? {} : { tables: options.tables }),
   };
   const scripts = slurmScripts(scriptOptions);
   makeFolder(work);

@@ -1,3 +1,4 @@
+import { RUN_TABLE_NAMES } from "../vocabulary/result-files.js";
 import { z } from "zod";
 import { A_POSTERIORI_KEYS, BOUND_KEYS } from "../bounds/bound-choice.js";
 import { DEFAULT_GENERATOR, GENERATOR_ENTRIES, GENERATORS, type GeneratorName } from "../generators/generator-registry.js";
@@ -132,6 +133,9 @@ export const experimentSchema = z
       .union(DATA_VERSIONS.map((version) => z.literal(version)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>], { error: `must be one of the data versions ${DATA_VERSIONS.join(", ")}` })
       .optional()
       .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals), 2 (xoshiro128**, ziggurat normals, ~5× faster) or 3 (version 2 with every stream seeded from the whole seed by SplitMix64); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
+    tables: oneOrMany(z.enum(RUN_TABLE_NAMES, { error: `must be one or a list of ${RUN_TABLE_NAMES.join(", ")}` }))
+      .optional()
+      .describe('The run tables the result folder keeps (docs/storage.md): runs.parquet always; runs.csv and runs.jsonl are views of the same rows, formatted as the runs come. Default ["csv", "jsonl", "parquet"]; "parquet" alone formats no text (the fastest, ~1/10 of the disk). --tables overrides it.'),
     plugins: oneOrMany(z.string({ error: "is not a string (a JavaScript module's path)" }).min(1, { error: "must not be empty" }))
       .optional()
       .describe("Plug-in files (docs/plugins.md): JavaScript modules whose default export is defineGenerator({ … }), defineBound({ … }) or a list of them, paths relative to the experiment file; their generators may then be named in a grid's generator, and their bounds get columns in every table."),

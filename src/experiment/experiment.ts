@@ -1,5 +1,6 @@
 import type { BoundsDeclaration } from "../bounds/bound-choice.js";
 import type { DataVersion } from "../random/data-version.js";
+import type { RunTableName } from "../vocabulary/result-files.js";
 import type { PluginInfo } from "../vocabulary/plugin-info.js";
 import type { Grid } from "../vocabulary/grid.js";
 
@@ -24,6 +25,8 @@ export interface Experiment {
   readonly dataFiles: Readonly<Record<string, DataFileInfo>>;
   /** The worst order's node budget a run (bounds: worstOrder; docs/theory.md, "The worst order"); absent: the default. */
   readonly worstOrderBudget?: number;
+  /** The run tables its folder keeps (runs.parquet among them); absent: every one (DEFAULT_RUN_TABLES). */
+  readonly tables?: readonly RunTableName[];
   /** Its plug-in files (docs/plugins.md), by name as written: where each was loaded, its SHA-256, what it defines; absent without. */
   readonly plugins?: Readonly<Record<string, PluginInfo>>;
 }

@@ -1,3 +1,4 @@
+import { RUN_TABLE_NAMES } from "../vocabulary/result-files.js";
 import { createHash } from "node:crypto";
 import { basename, dirname, extname, resolve } from "node:path";
 import { resolveBounds } from "../bounds/bound-choice.js";
@@ -151,6 +152,7 @@ function resolveExperiment(input: ExperimentInput, fallbackName: string, options
     grids: resolvedGrids,
     dataFiles: files.infos,
     ...(input.worstOrderBudget === undefined ? {} : { worstOrderBudget: input.worstOrderBudget }),
+    ...(input.tables === undefined ? {} : { tables: RUN_TABLE_NAMES.filter((name) => name === "parquet" || [input.tables].flat().includes(name)) }),
     ...(pluginNames.length === 0 ? {} : { plugins }),
   };
 }

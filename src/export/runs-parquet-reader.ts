@@ -76,10 +76,22 @@ export class RunsParquetReader {
   }
 
   /** Every row group's rows in turn (one group decoded at a time), each row built as it is reached. */
-  *[Symbol.iterator](): Iterator<RunRow> {
+  [Symbol.iterator](): Iterator<RunRow> {
+    return this.rowsFrom(0);
+  }
+
+  /** The rows from row `start` on (0: the first): the groups before it are not read, and the one it is in is decoded whole. */
+  *rowsFrom(start: number): Generator<RunRow> {
+    let first = 0;
     for (let g = 0; g < this.#groups.length; g++) {
+      const rows = this.#groups[g]!.rows;
+      if (first + rows <= start) {
+        first += rows;
+        continue;
+      }
       const group = this.readGroup(g);
-      for (let k = 0; k < group.rows; k++) yield this.#rowAt(group, k);
+      for (let k = Math.max(0, start - first); k < group.rows; k++) yield this.#rowAt(group, k);
+      first += rows;
     }
   }
 

@@ -1,5 +1,6 @@
 import { digestBinary, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
 import { encodeRows } from "../export/binary-rows.js";
+import { journalBlock } from "../export/journal-blocks.js";
 import { binaryLineViews, BOTH_RUN_TABLES, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
 import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
@@ -12,6 +13,8 @@ import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
  */
 export interface BatchOutput {
   readonly lines: RunLineBytes;
+  /** The rows as the journal's block (journal-blocks.ts); empty where the folder keeps no journal. */
+  readonly journal: Uint8Array;
   readonly digest: RunDigest;
   /**
    * Where the lines and the digest's values are views of a thread's ring (see openOutput in output-ring.ts): frees
@@ -22,18 +25,25 @@ export interface BatchOutput {
 
 /**
  * The output of rows in sweep order: a worker's batch, a batch retried run by run, rows reused or merged.
- * `tables`: the run tables the folder writes (the lines of the others are empty, not formatted); `records`:
- * the rows' runs.jsonl lines as read from a file of this version, whose checks were verified (merge copies
- * them rather than format them again); `layout`: the sweep's columns (its plug-in bounds', table-layout.ts).
+ * `tables`: the run tables the folder writes (the lines of the others are empty, not formatted); `journal`:
+ * whether the folder keeps a journal (a merge writes none); `records`: the rows' runs.jsonl lines as read
+ * from a file of this version, whose checks were verified (merge copies them rather than format them
+ * again); `layout`: the sweep's columns (its plug-in bounds', table-layout.ts).
  */
 export function batchOutput(
   rows: readonly RunRow[],
-  { tables = BOTH_RUN_TABLES, records, layout = BUILT_IN }: { readonly tables?: RunTables; readonly records?: string | undefined; readonly layout?: TableLayout } = {},
+  { tables = BOTH_RUN_TABLES, journal = true, records, layout = BUILT_IN }: { readonly tables?: RunTables; readonly journal?: boolean | undefined; readonly records?: string | undefined; readonly layout?: TableLayout } = {},
 ): BatchOutput {
   const binary = encodeRows(rows, { layout });
   const { jsonl, csv } = binaryLineViews(binary, { jsonl: tables.jsonl && records === undefined, csv: tables.csv }, layout);
-  return { lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() }, digest: digestBinary(binary, layout) };
+  return {
+    lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() },
+    journal: journal ? journalBlock(binary, layout.width) : NO_BYTES,
+    digest: digestBinary(binary, layout),
+  };
 }
+
+const NO_BYTES = new Uint8Array(0);
 
 /** Recorded lines as plain Uint8Arrays, like the formatted ones. */
 const UTF8 = new TextEncoder();
@@ -52,6 +62,8 @@ function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
   const values = new Float64Array(outputs.reduce((sum, output) => sum + output.digest.values.length, 0));
   const lines = { jsonl: concatBytes(outputs.map((output) => output.lines.jsonl)), csv: concatBytes(outputs.map((output) => output.lines.csv)) };
+  // Blocks one after another are the journal of their rows in that order.
+  const journal = concatBytes(outputs.map((output) => output.journal));
   const heads: PointHead[] = [];
   let at = 0;
   for (const { digest } of outputs) {
@@ -63,6 +75,7 @@ export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
   for (const output of outputs) output.release?.();
   return {
     lines,
+    journal,
     digest: {
       count: outputs.reduce((sum, output) => sum + output.digest.count, 0),
       values,

@@ -28,14 +28,16 @@ const FILLED = 1;
 
 /**
  * What a slot holds of a batch, in this order: its digest's values (float64), its rows as numbers
- * (float64; binary-rows.ts), its runs.jsonl and runs.csv bytes. A worker fills the rows, an exporter (or a
- * worker that formats its own rows) the other three (see PostedOutput); a part not filled is empty.
+ * (float64; binary-rows.ts), its runs.jsonl and runs.csv bytes, its journal block (journal-blocks.ts). A
+ * worker fills the rows, an exporter (or a worker that formats its own rows) the other four (see
+ * PostedOutput); a part not filled is empty.
  */
 export interface SlotParts {
   readonly values: Float64Array;
   readonly rows: Float64Array;
   readonly jsonl: Uint8Array;
   readonly csv: Uint8Array;
+  readonly journal: Uint8Array;
 }
 
 /** What travels beside the parts, in the message: the digest's few objects, and the texts of the rows' numbers. */
@@ -55,6 +57,7 @@ export interface RingOutput extends OutputHead {
   readonly rows: number;
   readonly jsonl: number;
   readonly csv: number;
+  readonly journal: number;
 }
 
 /** A batch's output that did not find a free slot large enough: its parts as copies of their own. */
@@ -82,7 +85,7 @@ export class OutputRing {
    */
   pack(parts: SlotParts, head: OutputHead): PostedOutput {
     const floatBytes = (parts.values.length + parts.rows.length) * 8;
-    if (floatBytes + parts.jsonl.length + parts.csv.length <= RING_SLOT_BYTES) {
+    if (floatBytes + parts.jsonl.length + parts.csv.length + parts.journal.length <= RING_SLOT_BYTES) {
       // The lowest free slot: the slots past those a thread keeps busy are never written, so never
       // resident (looking from the slot after the last filled, as before, wrote all of them in turn).
       for (let slot = 0; slot < RING_SLOTS; slot++) {
@@ -92,12 +95,13 @@ export class OutputRing {
         this.#floats.set(parts.rows, at / 8 + parts.values.length);
         this.#bytes.set(parts.jsonl, at + floatBytes);
         this.#bytes.set(parts.csv, at + floatBytes + parts.jsonl.length);
+        this.#bytes.set(parts.journal, at + floatBytes + parts.jsonl.length + parts.csv.length);
         Atomics.store(this.#states, slot, FILLED);
         const { count, heads, notable, texts } = head;
-        return { ring: this.#memory, slot, values: parts.values.length, rows: parts.rows.length, jsonl: parts.jsonl.length, csv: parts.csv.length, count, heads, notable, texts };
+        return { ring: this.#memory, slot, values: parts.values.length, rows: parts.rows.length, jsonl: parts.jsonl.length, csv: parts.csv.length, journal: parts.journal.length, count, heads, notable, texts };
       }
     }
-    return { ...head, parts: { values: parts.values.slice(), rows: parts.rows.slice(), jsonl: parts.jsonl.slice(), csv: parts.csv.slice() } };
+    return { ...head, parts: { values: parts.values.slice(), rows: parts.rows.slice(), jsonl: parts.jsonl.slice(), csv: parts.csv.slice(), journal: parts.journal.slice() } };
   }
 }
 
@@ -116,6 +120,7 @@ export function openPosted(message: PostedOutput): OpenedOutput {
   const rowsAt = at + message.values * 8;
   const jsonlAt = rowsAt + message.rows * 8;
   const csvAt = jsonlAt + message.jsonl;
+  const journalAt = csvAt + message.csv;
   let released = false;
   return {
     count,
@@ -127,6 +132,7 @@ export function openPosted(message: PostedOutput): OpenedOutput {
       rows: new Float64Array(ring, rowsAt, message.rows),
       jsonl: new Uint8Array(ring, jsonlAt, message.jsonl),
       csv: new Uint8Array(ring, csvAt, message.csv),
+      journal: new Uint8Array(ring, journalAt, message.journal),
     },
     release: () => {
       if (released) return;
@@ -139,5 +145,5 @@ export function openPosted(message: PostedOutput): OpenedOutput {
 /** A formatted output (an exporter's) as the coordinator's BatchOutput: views of the slot, with its release. */
 export function openOutput(message: PostedOutput): BatchOutput {
   const { count, heads, notable, parts, release } = openPosted(message);
-  return { lines: { jsonl: parts.jsonl, csv: parts.csv }, digest: { count, values: parts.values, heads, notable }, release };
+  return { lines: { jsonl: parts.jsonl, csv: parts.csv }, journal: parts.journal, digest: { count, values: parts.values, heads, notable }, release };
 }

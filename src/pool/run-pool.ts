@@ -164,12 +164,12 @@ export class RunPool {
         return this.#pool.run(batch, { signal });
       });
     } catch (error) {
-      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables, layout: tableLayout(batch.settings.extraBounds) });
+      if (batchLength(batch) === 1) return batchOutput([errorRow(batchSpecs(batch)[0]!, this.#describe(error))], { tables: batch.tables, journal: batch.journal, layout: tableLayout(batch.settings.extraBounds) });
       return joinOutputs(await Promise.all(singleRuns(batch).map((single) => this.run(single))));
     }
     // Outside the retry: an exporter formats what the worker computed, and a failure there is a bug, not the runs'.
     if (this.#exporters === null) return openOutput(posted);
-    const task: ExportTask = { posted, tables: batch.tables ?? BOTH_RUN_TABLES, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) };
+    const task: ExportTask = { posted, tables: batch.tables ?? BOTH_RUN_TABLES, journal: batch.journal ?? true, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) };
     try {
       return openOutput(await this.#exporters.run(task));
     } catch (error) {

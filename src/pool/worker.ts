@@ -58,10 +58,10 @@ export default function runBatch(batch: RunBatch): PostedOutput {
     return executeRunSafely(spec, dataSets);
   });
   const binary = encodeRows(rows, { owned: ring === null && format !== true, layout: tableLayout(batch.settings.extraBounds) });
-  const parts = { values: NO_FLOATS, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES };
+  const parts = { values: NO_FLOATS, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES, journal: NO_BYTES };
   const head = { count: binary.count, heads: [], notable: [], texts: binary.texts };
   // A pool without exporters (see exporterThreads in run-pool.ts): this thread formats its rows as an exporter would.
-  if (format === true) return exportBatch({ posted: { ...head, parts }, tables: batch.tables ?? BOTH_RUN_TABLES, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) });
+  if (format === true) return exportBatch({ posted: { ...head, parts }, tables: batch.tables ?? BOTH_RUN_TABLES, journal: batch.journal ?? true, ...(batch.settings.extraBounds === undefined ? {} : { extraBounds: batch.settings.extraBounds }) });
   return ring === null ? { ...head, parts } : ring.pack(parts, head);
 }
 

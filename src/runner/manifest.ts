@@ -1,3 +1,4 @@
+import { runTablesOf, type RunTableName } from "../vocabulary/result-files.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Experiment } from "../experiment/experiment.js";
@@ -50,7 +51,7 @@ export function recordedDataVersion(manifest: Pick<Manifest, "resolved">): DataV
  * plug-ins (the tables' columns). merge keeps only this of each shard's manifest once checked: 10⁵ whole
  * manifests held through a merge took most of its memory.
  */
-export type RunsManifest = Pick<Manifest, "status" | "runsParquet"> & { readonly resolved: Pick<Experiment, "plugins">; readonly options?: { readonly parquetOnly?: unknown } };
+export type RunsManifest = Pick<Manifest, "status" | "runsParquet"> & { readonly resolved: Pick<Experiment, "plugins" | "bounds">; readonly options?: { readonly parquetOnly?: unknown; readonly tables?: unknown } };
 
 /** A manifest cut to what reading its folder's runs needs (see RunsManifest). */
 export function runsManifest(manifest: Manifest): RunsManifest {
@@ -58,14 +59,26 @@ export function runsManifest(manifest: Manifest): RunsManifest {
   return {
     status,
     ...(runsParquet === undefined ? {} : { runsParquet }),
-    resolved: resolved.plugins === undefined ? {} : { plugins: resolved.plugins },
-    ...(recordedParquetOnly(manifest) ? { options: { parquetOnly: true } } : {}),
+    resolved: { bounds: resolved.bounds, ...(resolved.plugins === undefined ? {} : { plugins: resolved.plugins }) },
+    options: { parquetOnly: recordedParquetOnly(manifest), ...(recordedTables(manifest) === null ? {} : { tables: recordedTables(manifest) }) },
   };
 }
 
-/** Whether the folder's sweep was asked to write runs.parquet (run --parquet): a resume or rerun keeps to it. */
+/** Whether the folder's sweep writes runs.parquet: every sweep since 0.16 (its journal's table); before, run --parquet. */
 export function recordedParquet(manifest: Manifest | null): boolean {
-  return manifest?.options?.parquet === true;
+  return manifest?.options?.parquet === true || recordedTables(manifest) !== null;
+}
+
+/**
+ * The run tables a folder of 0.16 or later keeps (its options' `tables`): its runs.jsonl, if any, is a view;
+ * its record is runs.journal while it runs, runs.parquet once complete. Null for a folder of an earlier
+ * version, whose runs.jsonl was its record.
+ */
+export function recordedTables(manifest: Pick<Manifest, "options"> | RunsManifest | null): RunTableName[] | null {
+  const tables = manifest?.options?.tables;
+  if (!Array.isArray(tables)) return null;
+  const known = runTablesOf(tables as string[]);
+  return "tables" in known ? known.tables : null;
 }
 
 /**
@@ -79,7 +92,8 @@ export function recordedRunsParquet(manifest: Pick<Manifest, "runsParquet"> | nu
 
 /** Whether the folder keeps its runs as runs.parquet only (run --parquet-only): runs.jsonl and runs.csv go once it is written. */
 export function recordedParquetOnly(manifest: Pick<Manifest, "options"> | RunsManifest | null): boolean {
-  return manifest?.options?.parquetOnly === true;
+  const tables = recordedTables(manifest);
+  return tables === null ? manifest?.options?.parquetOnly === true : !tables.includes("csv") && !tables.includes("jsonl");
 }
 
 /** The folder's manifest, or null when it has none; one that does not parse is refused by name. */

@@ -7,12 +7,10 @@ import { parseExperiment } from "../experiment/load-experiment.js";
 import { OUTPUT_FILES, ResultWriter, TABLE_FILES, writeManifest } from "../export/result-writer.js";
 import { planSweep } from "../sweep/plan-sweep.js";
 import { withRecordedDefaults } from "./recorded-experiment.js";
-import { recordedDataVersion, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
-import { RecordStream, type RunStream } from "./recorded-runs.js";
-import { BlockSplit, splitOf } from "../sweep/shard.js";
-import { missingRun, missingRunIn } from "./missing-run.js";
-import { splitCostOf, type SplitModel } from "../sweep/estimate-run-cost.js";
-import { runStreamOf } from "./read-result-folder.js";
+import { recordedDataVersion, recordedParquetOnly, recordedTables, runsManifest, type Manifest, type RunsManifest } from "./manifest.js";
+import { splitOf } from "../sweep/shard.js";
+import { blockSource, mergeBlocks, mergeRows } from "./merge-rows.js";
+import { DEFAULT_RUN_TABLES, type RunTableName } from "../vocabulary/result-files.js";
 import { lockResultFolder } from "./folder-lock.js";
 import { checkResultFolder, inspectResultFolder, MERGE_STAGING, removeLeftovers } from "./result-folder.js";
 import { finishStagedMove, MOVE_JOURNAL, moveStagedResults } from "./staged-move.js";
@@ -23,13 +21,11 @@ import { TableSink } from "./table-sink.js";
 import { toolInfo, toolVersion } from "./tool-info.js";
 import { writeViolationData } from "./write-violation-data.js";
 import { makeFolder, removePath } from "../files/checked-fs.js";
-import { MinHeap } from "../math/min-heap.js";
 import { parquetCreatedBy, RUNS_PARQUET } from "./write-runs-parquet.js";
 import { AtomicFileWriter } from "../files/atomic-file.js";
 import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../vocabulary/option-words.js";
-import type { RunRow, RunSpec } from "../run/run-types.js";
-import { checkRecord, readShardManifest, refuseOtherSplit, refuseOverlap } from "./shard-folders.js";
+import { readShardManifest, refuseOtherSplit, refuseOverlap } from "./shard-folders.js";
 /**
  * Joins the folders of every shard of one sweep into `outDir`: the four tables come out byte-identical
  * to an unsharded run's (the rows are the same, merged back into sweep order, and the summaries are
@@ -43,9 +39,11 @@ export async function mergeShards(
     readonly overwrite?: boolean;
     /** Merge shards written by different versions of the tool (refused by default: a version may change a column). */
     readonly allowMixedVersions?: boolean;
-    /** Also write runs.parquet (as run --parquet writes it). */
+    /** The run tables the merged folder keeps (runs.parquet always); default: those the shards kept. */
+    readonly tables?: readonly RunTableName[];
+    /** Before 0.16: also write runs.parquet. Every merge writes it now: ignored. */
     readonly parquet?: boolean;
-    /** Write the runs as runs.parquet only (implies parquet): no runs.jsonl, no runs.csv. */
+    /** The runs as runs.parquet only: `tables: ["parquet"]` (an alias kept from before 0.16). */
     readonly parquetOnly?: boolean;
     readonly onNote?: (text: string) => void;
   } = {},
@@ -134,8 +132,8 @@ export async function mergeShards(
     makeFolder(staging);
     try {
       const copyRecords = allCurrent;
-      const parquetOnly = options.parquetOnly === true;
-      const tables = { parquet: parquetOnly || options.parquet === true, parquetOnly };
+      const views = options.tables ?? (options.parquetOnly === true ? ["parquet" as const] : null) ?? recordedTables(first) ?? (recordedParquetOnly(first) ? ["parquet" as const] : DEFAULT_RUN_TABLES);
+      const tables = { parquet: true, parquetOnly: !views.includes("csv") && !views.includes("jsonl"), tables: views };
       const report = await merge(staging, shardDirs, manifests, {
         outDir,
         copyRecords,
@@ -169,8 +167,8 @@ interface MergeSetup {
   readonly plan: ReturnType<typeof planSweep>;
   readonly lock: ReturnType<typeof lockResultFolder>;
   readonly mergedFrom: readonly string[];
-  /** The run tables to write: runs.parquet too, or only. */
-  readonly tables: { readonly parquet: boolean; readonly parquetOnly: boolean };
+  /** The run tables to write: runs.parquet, and the views listed. */
+  readonly tables: { readonly parquet: boolean; readonly parquetOnly: boolean; readonly tables: readonly RunTableName[] };
 }
 
 /**
@@ -184,12 +182,13 @@ async function merge(
   { outDir, startedAt, first, experiment, plan, lock, mergedFrom, copyRecords, tables }: MergeSetup,
 ): Promise<RunReport> {
   const split = splitOf(first.shard!); // the shards' split model (merge refused shards cut by two)
-  const text = !tables.parquetOnly;
+  const jsonl = tables.tables.includes("jsonl");
   const layout = tableLayout(plan.settings.extraBounds);
-  const sink = new TableSink(new ResultWriter(staging, { runsJsonl: text, runsCsv: text, layout }));
-  // runs.parquet is written as the rows come (not from a merged runs.jsonl, which --parquet-only never writes).
-  const parquetFile = tables.parquet ? new AtomicFileWriter(join(staging, RUNS_PARQUET)) : null;
-  const parquet = parquetFile === null ? null : new RunsParquetWriter((part) => parquetFile.append(part), undefined, layout, parquetCreatedBy());
+  // No journal: a merge killed part way is done again from the shards (its staging folder goes).
+  const sink = new TableSink(new ResultWriter(staging, { runsJsonl: jsonl, runsCsv: tables.tables.includes("csv"), layout }));
+  // runs.parquet is written as the rows come.
+  const parquetFile = new AtomicFileWriter(join(staging, RUNS_PARQUET));
+  const parquet = new RunsParquetWriter((part) => parquetFile.append(part), undefined, layout, parquetCreatedBy());
   let runsParquet: RunsParquetDigest | null = null;
   try {
     // Records written by this version are copied as they are (their checks verified on reading); those of
@@ -197,16 +196,17 @@ async function merge(
     // Shards of this version hold the block split's runs (shard.ts), each a stretch of the sweep's: read one
     // block after another, one shard at a time. Others (--allow-mixed-versions, runs kept as runs.parquet
     // only) by a k-way merge, which needs no split but holds a record and a read chunk of every shard.
-    if (copyRecords && mergedFrom.every((dir) => existsSync(join(dir, OUTPUT_FILES.runsJsonl)))) await mergeBlocks(sink, parquet, mergedFrom, plan, text, split);
-    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && text, mergedFrom, split);
+    const byIndex = mergedFrom.map((dir) => manifests[shardDirs.indexOf(dir)]!);
+    const source = blockSource(mergedFrom, byIndex, copyRecords);
+    // A shard's runs.jsonl lines are copied as they are only where they are its record (before 0.16).
+    if (source !== null) await mergeBlocks(sink, parquet, mergedFrom, byIndex, plan, { copyRecords: source === "jsonl" && jsonl, model: split, source });
+    else await mergeRows(sink, parquet, shardDirs, manifests, plan, copyRecords && jsonl && manifests.every((manifest) => recordedTables(manifest) === null), mergedFrom, split);
     sink.close(true);
-    if (parquet !== null) {
-      runsParquet = parquet.finish();
-      parquetFile!.commit();
-    }
+    runsParquet = parquet.finish();
+    parquetFile.commit();
   } catch (error) {
     sink.abandon();
-    parquetFile?.abandon();
+    parquetFile.abandon();
     throw error;
   }
   if (sink.counts.recorded !== plan.runCount || sink.writer.summaryRows !== plan.pointCount) {
@@ -246,154 +246,3 @@ async function merge(
   };
 }
 
-/**
- * The shards' records merged back into sweep order, each run exactly once: a k-way merge (the shard whose
- * next record has the lowest run on top of a heap, O(log shards) a run). Each shard's runs.jsonl is read a
- * chunk at a time and closed in between, so memory (MERGE_READ_BYTES over all shards, at least
- * MIN_CHUNK_BYTES each) and open files (one) hardly grow with the number of shards. Yields to the
- * event loop now and then (the lock stays fresh).
- */
-async function mergeRows(
-  sink: TableSink,
-  parquet: RunsParquetWriter | null,
-  shardDirs: readonly string[],
-  manifests: readonly RunsManifest[],
-  plan: ReturnType<typeof planSweep>,
-  copyRecords: boolean,
-  byIndex: readonly string[],
-  split: SplitModel,
-): Promise<void> {
-  const runCount = plan.runCount;
-  // Every record checked against the run the sweep's split puts there (its place, seed and parameters): a
-  // record of another sweep or seed spliced into a shard carries a valid check, and would pass otherwise.
-  const expected = plan.runs();
-  const chunkBytes = Math.max(MIN_CHUNK_BYTES, Math.min(MAX_CHUNK_BYTES, Math.floor(MERGE_READ_BYTES / shardDirs.length)));
-  // One read buffer for all: a shard's chunk is decoded into its lines before another shard reads.
-  const buffer = Buffer.alloc(chunkBytes);
-  // A record's line is needed only to copy it (a runs.parquet shard's is formatted for that).
-  const next = (stream: RunStream) => {
-    if (copyRecords) return stream.takeLine();
-    const row = stream.take();
-    return row === null ? null : { row, line: "" };
-  };
-  const heads = new MinHeap<{ readonly stream: RunStream; readonly dir: string; row: RunRow; line: string }>((a, b) => a.row.run < b.row.run);
-  for (const [k, dir] of shardDirs.entries()) {
-    // A shard's runs.jsonl, or its runs.parquet where it kept only that (a row group at a time: see shardRowGroup).
-    const stream = runStreamOf(dir, manifests[k]!, { chunkBytes, reopen: true, buffer });
-    const first = next(stream);
-    if (first !== null) heads.push({ stream, dir, ...first });
-  }
-  const out = new MergedRows(sink, parquet, copyRecords);
-  for (let run = 0; ; run++) {
-    const head = heads.peek();
-    if (head === undefined) {
-      if (run < runCount) throw missingRun(run, plan, byIndex, split);
-      break;
-    }
-    const { row, dir } = head;
-    if (row.run !== run) {
-      throw row.run < run ? new InputError(`run ${row.run} is in two shards (again in ${dir})`) : missingRun(run, plan, byIndex, split);
-    }
-    if (run >= runCount) throw new InputError(`${dir} holds run ${run}, but the sweep has ${runCount} runs`);
-    checkRecord(dir, row, expected.next().value as RunSpec);
-    const full = out.add(row, head.line);
-    const following = next(head.stream);
-    if (following === null) heads.pop();
-    else {
-      head.row = following.row;
-      head.line = following.line;
-      heads.replaceTop(head);
-    }
-    if (full) await out.yieldTurn();
-  }
-  out.flush();
-}
-
-/**
- * Where a merge's records go, in sweep order: runs.parquet and the tables (through the sink) a few thousand
- * at a time, with the records' lines where they are copied as they are; between two writes the event loop
- * gets a turn (the lock stays fresh).
- */
-class MergedRows {
-  readonly #rows: RunRow[] = [];
-  #records = "";
-
-  constructor(
-    readonly sink: TableSink,
-    readonly parquet: RunsParquetWriter | null,
-    readonly copyRecords: boolean,
-  ) {}
-
-  /** Adds a record; true when the rows were written (then await yieldTurn). */
-  add(row: RunRow, line: string): boolean {
-    this.#rows.push(row);
-    if (this.copyRecords) this.#records += `${line}\n`;
-    if (this.#rows.length < MERGED_ROWS) return false;
-    this.flush();
-    return true;
-  }
-
-  flush(): void {
-    this.parquet?.add(this.#rows);
-    this.sink.writeRows(this.#rows.splice(0), this.copyRecords ? this.#records : undefined);
-    this.#records = "";
-  }
-
-  yieldTurn(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/** Records a merge writes at a time. */
-const MERGED_ROWS = 4096;
-
-/**
- * The shards' records in sweep order, block by block as the split lays them out (BlockSplit.blockRuns):
- * each block read from its shard's runs.jsonl where the shard's last block ended (a byte offset), one
- * shard open at a time, in reads of up to BLOCK_READ_BYTES. Memory is one block's read whatever the
- * number of shards (a k-way merge holds a record and a chunk of every shard: 1.2 GB at 10⁵ shards), and a
- * shard file is opened once a block (8 times a shard) plus a read a MiB, not once every few KiB. Each record
- * is checked as mergeRows checks it: in its place, of this sweep, each run once.
- */
-async function mergeBlocks(sink: TableSink, parquet: RunsParquetWriter | null, byIndex: readonly string[], plan: ReturnType<typeof planSweep>, copyRecords: boolean, model: SplitModel): Promise<void> {
-  const runCount = plan.runCount;
-  const expected = plan.runs();
-  const split = new BlockSplit(plan, byIndex.length, splitCostOf(plan.settings.maxEpochs, model));
-  const positions = byIndex.map(() => ({ offset: 0, line: 0, previousRun: -1 }));
-  const buffer = Buffer.alloc(BLOCK_READ_BYTES);
-  const streamOf = (shard: number, runs: number) =>
-    new RecordStream(join(byIndex[shard - 1]!, OUTPUT_FILES.runsJsonl), { chunkBytes: Math.min(BLOCK_READ_BYTES, Math.max(MIN_CHUNK_BYTES, runs * RECORD_BYTES)), reopen: true, buffer }, positions[shard - 1]);
-  const out = new MergedRows(sink, parquet, copyRecords);
-  let run = 0;
-  for (const block of split.blockRuns()) {
-    const dir = byIndex[block.shard - 1]!;
-    const stream = streamOf(block.shard, block.runs);
-    for (let k = 0; k < block.runs; k++, run++) {
-      const record = copyRecords ? stream.takeLine() : ((row) => (row === null ? null : { row, line: "" }))(stream.take());
-      if (record === null || record.row.run > run) throw missingRunIn(run, runCount, block.shard, byIndex.length, dir);
-      if (record.row.run < run) throw new InputError(`run ${record.row.run} is in two shards (again in ${dir})`);
-      checkRecord(dir, record.row, expected.next().value as RunSpec);
-      if (out.add(record.row, record.line)) await out.yieldTurn();
-    }
-    positions[block.shard - 1] = stream.position;
-  }
-  // Every shard read to its end: a record left over is a run given twice, or one the sweep does not have.
-  byIndex.forEach((dir, k) => {
-    const left = streamOf(k + 1, 1).peek();
-    if (left === null) return;
-    throw new InputError(left.run >= runCount ? `${dir} holds run ${left.run}, but the sweep has ${runCount} runs` : `run ${left.run} is in two shards (again in ${dir})`);
-  });
-  out.flush();
-}
-
-/** What a read of a block asks for a record (runs.jsonl holds ~1.6–2.5 KB a record), and the most it reads at a time. */
-const RECORD_BYTES = 4 << 10;
-const BLOCK_READ_BYTES = 1 << 20;
-
-/**
- * What merge holds of all shards' runs.jsonl at a time (as the lines of each shard's last chunk), and the
- * bounds on one shard's chunk: at 1000 shards 16 KiB each, about ten records a read.
- */
-const MERGE_READ_BYTES = 16 << 20;
-const MAX_CHUNK_BYTES = 1 << 20;
-const MIN_CHUNK_BYTES = 4 << 10;

@@ -8,10 +8,12 @@ import { checkPluginsUnchanged } from "../plugins/load-plugins.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { SweepPlan } from "../sweep/plan-sweep.js";
 import type { Shard } from "../sweep/shard.js";
-import { consolidateRecords, verifyRecords } from "./recorded-runs.js";
+import { consolidateRecords, RecordStream, verifyRecords, type RunStream } from "./recorded-runs.js";
+import { consolidateJournal, JournalStream, verifyJournal } from "./journal-stream.js";
+import { recordedLayout } from "../run/table-layout.js";
 import { recordedDataVersion } from "./manifest.js";
-import { clearResults, inspectResultFolder, PREVIOUS_RUNS, type FolderState } from "./result-folder.js";
-import { recordsFromParquet } from "./write-runs-parquet.js";
+import { clearResults, inspectResultFolder, PREVIOUS_JOURNAL, PREVIOUS_RUNS, type FolderState } from "./result-folder.js";
+import { journalFromParquet } from "./write-runs-parquet.js";
 import { commandLineOr, optionsText } from "../vocabulary/option-words.js";
 import type { RunExperimentOptions, RunReport } from "./run-options.js";
 
@@ -23,6 +25,8 @@ import type { RunExperimentOptions, RunReport } from "./run-options.js";
 
 export interface Previous {
   readonly path: string;
+  /** Its rows, in run order. */
+  readonly open: () => RunStream;
   /** maxEpochs and optimal unchanged: recorded rows can be reused where their run matches. */
   readonly settingsMatch: boolean;
 }
@@ -91,14 +95,20 @@ export function prepareFolder(loaded: LoadedExperiment, outDir: string, state: F
   }
   // Every recorded run checked before anything is rewritten (the records consolidated, the manifest set to
   // running, the summaries begun anew): a record changed by hand is refused in the file the user edited.
-  for (const file of [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS]) if (existsSync(join(outDir, file))) verifyRecords(join(outDir, file));
-  // A folder that keeps its runs in runs.parquet only gives them back as records first.
-  if (manifest !== null && !state.hasRecords) recordsFromParquet(outDir, manifest, join(outDir, PREVIOUS_RUNS));
-  const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
-  if (path === null) return null;
+  const layout = recordedLayout(manifest ?? { resolved: loaded.experiment });
   const settingsMatch =
     manifest === null || (manifest.resolved.maxEpochs === loaded.experiment.maxEpochs && manifest.resolved.optimal === loaded.experiment.optimal);
-  return { path, settingsMatch };
+  if (state.records === "legacy") {
+    // A folder of a version before 0.16: its runs.jsonl was its record, read as it was then.
+    for (const file of [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS]) if (existsSync(join(outDir, file))) verifyRecords(join(outDir, file));
+    const path = consolidateRecords(join(outDir, OUTPUT_FILES.runsJsonl), join(outDir, PREVIOUS_RUNS));
+    return path === null ? null : { path, settingsMatch, open: () => new RecordStream(path) };
+  }
+  for (const file of [OUTPUT_FILES.runsJournal, PREVIOUS_JOURNAL]) if (existsSync(join(outDir, file))) verifyJournal(join(outDir, file), layout);
+  // A complete folder keeps its runs in runs.parquet: given back as a journal first.
+  if (manifest !== null && !state.hasRecords) journalFromParquet(outDir, manifest, join(outDir, PREVIOUS_JOURNAL));
+  const path = consolidateJournal(join(outDir, OUTPUT_FILES.runsJournal), join(outDir, PREVIOUS_JOURNAL), layout);
+  return path === null ? null : { path, settingsMatch, open: () => new JournalStream(path, layout) };
 }
 
 export function alreadyComplete(outDir: string, threads: number, plan: SweepPlan): RunReport {

@@ -10,7 +10,8 @@ import { InputError } from "../vocabulary/input-error.js";
 import { OUTPUT_FILES } from "../export/result-writer.js";
 import type { RunRow } from "../run/run-types.js";
 import type { LineReaderOptions } from "../export/read-lines.js";
-import { findManifest, readManifest, recordedParquetOnly, recordedRunsParquet, type Manifest, type RunsManifest } from "./manifest.js";
+import { findManifest, readManifest, recordedParquetOnly, recordedRunsParquet, recordedTables, type Manifest, type RunsManifest } from "./manifest.js";
+import { JournalStream } from "./journal-stream.js";
 import { ParquetRecordStream, RecordStream, type RunStream } from "./recorded-runs.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { checkTableDigest, checkTables } from "./table-record.js";
@@ -21,7 +22,7 @@ export interface ResultFolder {
   readonly manifest: Manifest;
   /** One row per grid point (summary.json; for a complete shard's folder, which has none, summarised from its runs). */
   readonly summary: readonly SummaryRow[];
-  /** Every run's row, in run order, read lazily from runs.jsonl (each record's check verified) or, where the folder has only that, runs.parquet (checked against its manifest). */
+  /** Every run's row, in run order, read lazily: from runs.parquet (checked against its manifest), an unfinished sweep's journal, or a folder before 0.16's runs.jsonl (see runStreamOf). */
   runs(): Generator<RunRow>;
 }
 
@@ -87,18 +88,27 @@ export function* recordsOf(folder: string, manifest: Manifest | null = findManif
 }
 
 /**
- * A folder's recorded runs, in run order: its runs.jsonl (each record's check verified) where it has one,
- * else, for a complete folder that keeps its runs as runs.parquet only (run --parquet-only), that file,
- * checked against its manifest. `options`: how runs.jsonl is read (see LineReaderOptions).
+ * A folder's recorded runs, in run order. A folder of 0.16 or later: a complete one's runs.parquet, checked
+ * against its manifest; an unfinished one's journal (runs.journal, each block's check verified). Its runs.jsonl
+ * and runs.csv are views, never read back. A folder before 0.16: its runs.jsonl (each record's check
+ * verified), else, for a complete folder that kept runs.parquet only (run --parquet-only), that file.
+ * `options`: how a runs.jsonl is read (see LineReaderOptions).
  */
 export function runStreamOf(folder: string, manifest: RunsManifest | null, options: LineReaderOptions = {}): RunStream {
   const jsonl = join(folder, OUTPUT_FILES.runsJsonl);
   const digest = recordedRunsParquet(manifest);
-  const parquetOnly = digest !== null && manifest?.status === "complete" && recordedParquetOnly(manifest);
+  const complete = digest !== null && manifest?.status === "complete";
+  if (recordedTables(manifest) !== null) {
+    if (complete) return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
+    const journal = join(folder, OUTPUT_FILES.runsJournal);
+    if (existsSync(journal)) return new JournalStream(journal, recordedLayout(manifest));
+    throw new InputError(`${folder}: no runs.journal (the record of an unfinished sweep) and no runs.parquet its manifest records: its runs were removed`);
+  }
+  const parquetOnly = complete && recordedParquetOnly(manifest);
   // A complete --parquet-only folder's runs are its runs.parquet's, checked against the manifest: a runs.jsonl
   // beside it (a kill's leftover before its removal, or another sweep's file put there) is not read (0.12.2 read it).
   if (!parquetOnly && existsSync(jsonl)) return new RecordStream(jsonl, options);
-  if (digest !== null && manifest?.status === "complete") return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
+  if (complete) return new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
   throw new InputError(`${folder}: no runs.jsonl${digest === null ? " (nor a runs.parquet its manifest records)" : ""}: not a result folder of this tool, or its runs were removed`);
 }
 

@@ -118,18 +118,34 @@ export class ParquetRecordStream implements RunStream {
   readonly #rows: Iterator<RunRow>;
   #head: RunRow | null | undefined;
   #previousRun = -1;
+  /** Rows taken so far, counted from the file's first (a stream made `from` a row counts from there). */
+  #taken: number;
 
-  /** `layout`: the columns the folder's manifest says its tables have (its plug-in bounds'). */
-  constructor(readonly path: string, digest: RunsParquetDigest, readonly layout: TableLayout = BUILT_IN) {
-    refuseChangedParquet(path, digest);
+  /**
+   * `layout`: the columns the folder's manifest says its tables have (its plug-in bounds'). `from`: where a
+   * read of the file stopped before (merge reads a shard a block at a time): the rows taken and the last run
+   * (the file, already checked against its digest then, is not hashed again).
+   */
+  constructor(readonly path: string, digest: RunsParquetDigest, readonly layout: TableLayout = BUILT_IN, from?: { readonly row: number; readonly previousRun: number }) {
+    if (from === undefined) refuseChangedParquet(path, digest);
+    this.#taken = from?.row ?? 0;
+    this.#previousRun = from?.previousRun ?? -1;
+    this.#lastTaken = this.#previousRun;
     let reader: RunsParquetReader;
     try {
       reader = new RunsParquetReader(path, layout);
     } catch (error) {
       throw new InputError(`${path}: not a runs table this tool wrote (${(error as Error).message})`);
     }
-    this.#rows = reader[Symbol.iterator]();
+    this.#rows = reader.rowsFrom(this.#taken);
   }
+
+  /** Where the row after the last one taken is (a ParquetRecordStream made `from` it reads on from there). */
+  get position(): { readonly row: number; readonly previousRun: number } {
+    return { row: this.#taken, previousRun: this.#lastTaken };
+  }
+
+  #lastTaken = -1;
 
   peek(): RunRow | null {
     if (this.#head === undefined) {
@@ -148,6 +164,10 @@ export class ParquetRecordStream implements RunStream {
   take(): RunRow | null {
     const head = this.peek();
     this.#head = undefined;
+    if (head !== null) {
+      this.#taken++;
+      this.#lastTaken = head.run;
+    }
     return head;
   }
 
@@ -190,20 +210,16 @@ function fileDigestProblem(path: string, digest: RunsParquetDigest): string | nu
 
 /** The recorded rows of a previous invocation, asked for by run index in increasing order. */
 export class RecordedRuns {
-  readonly #stream: RecordStream;
-
-  constructor(path: string) {
-    this.#stream = new RecordStream(path);
-  }
+  constructor(readonly stream: RunStream) {}
 
   /** The recorded row of run `index`, or null; records of runs never asked for are skipped. */
   rowAt(index: number): RunRow | null {
-    let head = this.#stream.peek();
+    let head = this.stream.peek();
     while (head !== null && head.run < index) {
-      this.#stream.take();
-      head = this.#stream.peek();
+      this.stream.take();
+      head = this.stream.peek();
     }
-    return head !== null && head.run === index ? this.#stream.take() : null;
+    return head !== null && head.run === index ? this.stream.take() : null;
   }
 }
 

@@ -2,7 +2,8 @@ import { splitOf } from "../sweep/shard.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTPUT_FILES, TABLE_FILES } from "../export/result-writer.js";
-import { readManifest, recordedParquet, recordedParquetOnly, requireComplete } from "./manifest.js";
+import { readManifest, recordedParquet, recordedParquetOnly, recordedTables, requireComplete } from "./manifest.js";
+import { DEFAULT_RUN_TABLES } from "../vocabulary/result-files.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { commandLineOr } from "../vocabulary/option-words.js";
@@ -45,10 +46,10 @@ export async function rerunExperiment(folder: string, outDir: string, threads?: 
   // Cut by the split model it was cut by (1 for a shard of 0.14 and before, whose manifest names none).
   const shard = manifest.shard === null || manifest.shard === undefined ? undefined : { ...manifest.shard, split: splitOf(manifest.shard) };
   const parquet = recordedParquet(manifest);
-  const parquetOnly = recordedParquetOnly(manifest);
-  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), parquet, parquetOnly, overwrite: options.overwrite === true });
-  const runTables: readonly string[] = [OUTPUT_FILES.runsCsv, OUTPUT_FILES.runsJsonl];
-  const text = TABLE_FILES.filter((file) => (runTables.includes(file) ? !parquetOnly : !shard));
+  // The views the folder kept (a folder before 0.16: both text tables, or none for --parquet-only).
+  const views = recordedTables(manifest) ?? (recordedParquetOnly(manifest) ? (["parquet"] as const) : DEFAULT_RUN_TABLES);
+  await runExperiment(recordedExperiment(folder, manifest), { outDir, ...(threads === undefined ? {} : { threads }), ...(shard ? { shard } : {}), tables: views, overwrite: options.overwrite === true });
+  const text = TABLE_FILES.filter((file) => (file === OUTPUT_FILES.runsCsv ? views.includes("csv") : file === OUTPUT_FILES.runsJsonl ? views.includes("jsonl") : !shard));
   // runs.parquet too, where the sweep wrote it: compared byte for byte like the others.
   const tables = parquet ? [...text, RUNS_PARQUET] : text;
   const differences = tables.flatMap((file) => {

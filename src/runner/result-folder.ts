@@ -8,11 +8,13 @@ import { PLOT_FILES, REPORT_FILES } from "../vocabulary/result-files.js";
 import { generatorPlotFiles } from "../generators/generator-registry.js";
 import { LOCK_STAGING } from "./folder-lock.js";
 import { isWithin, refuseLinkedSubfolder } from "./linked-paths.js";
-import { findManifest, type Manifest } from "./manifest.js";
+import { findManifest, recordedTables, type Manifest } from "./manifest.js";
 import { VIOLATIONS_FOLDER, VIOLATION_FILE } from "./write-violation-data.js";
 import { RUNS_PARQUET } from "./write-runs-parquet.js";
 
-/** The rows an interrupted or resumed invocation recorded, kept until the next one has rewritten them. */
+/** The rows an interrupted or resumed invocation recorded, kept until the next one has rewritten them (its journal). */
+export const PREVIOUS_JOURNAL = "runs.previous.journal";
+/** The same of a folder written before 0.16, whose record was runs.jsonl (read, resumed and merged as before). */
 export const PREVIOUS_RUNS = "runs.previous.jsonl";
 /** Where a sweep's summaries spill the values they cannot hold in memory: a private folder of the result folder. */
 export const SPILL_PREFIX = ".spill-";
@@ -22,18 +24,25 @@ export const MERGE_STAGING = ".merge-";
 export interface FolderState {
   /** Any file this tool writes is there. */
   readonly hasResults: boolean;
-  /** Recorded runs are there (runs.jsonl or runs.previous.jsonl): something a resume can reuse. */
+  /**
+   * Recorded runs are there, something a resume can reuse: the journal (runs.journal, runs.previous.journal),
+   * or in a folder before 0.16 runs.jsonl or runs.previous.jsonl ("legacy" records; a later folder's runs.jsonl
+   * is a view, never read back).
+   */
   readonly hasRecords: boolean;
+  readonly records: "journal" | "legacy" | null;
   readonly manifest: Manifest | null;
 }
 
 /** The files this tool writes at the top of a result folder (the temporary ones a kill may leave included). */
-const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, RUNS_PARQUET, REPORT_FILES.html, REPORT_FILES.markdown];
+const OWN_FILES = [...Object.values(OUTPUT_FILES), PREVIOUS_JOURNAL, `${PREVIOUS_JOURNAL}.tmp`, PREVIOUS_RUNS, `${PREVIOUS_RUNS}.tmp`, RUNS_PARQUET, REPORT_FILES.html, REPORT_FILES.markdown];
 
 export function inspectResultFolder(outDir: string): FolderState {
-  const hasRecords = [OUTPUT_FILES.runsJsonl, PREVIOUS_RUNS].some((file) => existsSync(join(outDir, file)));
-  const hasResults = hasRecords || OWN_FILES.some((file) => existsSync(join(outDir, file))) || existsSync(join(outDir, VIOLATIONS_FOLDER));
-  return { hasResults, hasRecords, manifest: findManifest(outDir) };
+  const manifest = findManifest(outDir);
+  const has = (file: string) => existsSync(join(outDir, file));
+  const records = has(OUTPUT_FILES.runsJournal) || has(PREVIOUS_JOURNAL) ? "journal" : recordedTables(manifest) === null && (has(OUTPUT_FILES.runsJsonl) || has(PREVIOUS_RUNS)) ? "legacy" : null;
+  const hasResults = records !== null || OWN_FILES.some(has) || has(VIOLATIONS_FOLDER);
+  return { hasResults, hasRecords: records !== null, records, manifest };
 }
 
 /**
@@ -62,6 +71,8 @@ export function clearResults(outDir: string, keep: ReadonlySet<string> = new Set
   const remove = (file: string) => {
     if (!keep.has(file)) removePath(join(outDir, file));
   };
+  remove(OUTPUT_FILES.runsJournal);
+  remove(PREVIOUS_JOURNAL);
   remove(OUTPUT_FILES.runsJsonl);
   remove(PREVIOUS_RUNS);
   for (const file of OWN_FILES) if (file !== OUTPUT_FILES.manifest) remove(file);

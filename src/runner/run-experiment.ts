@@ -20,13 +20,14 @@ import { runSpecOf, type SweepPoint } from "../sweep/run-batch.js";
 import { allRepeats, repeatsOf, shardRepeats, shardRuns, splitOf } from "../sweep/shard.js";
 import { lockResultFolder, type FolderLock } from "./folder-lock.js";
 import { RecordedRuns, refuseChangedParquet } from "./recorded-runs.js";
-import { recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
-import { checkResultFolder, inspectResultFolder, removeLeftovers } from "./result-folder.js";
+import { recordedParquetOnly, recordedRunsParquet, recordedTables, type Manifest } from "./manifest.js";
+import { DEFAULT_RUN_TABLES } from "../vocabulary/result-files.js";
+import { checkResultFolder, inspectResultFolder, PREVIOUS_JOURNAL, removeLeftovers } from "./result-folder.js";
 import { SYNC_EVERY_MS, TableSink } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData } from "./write-violation-data.js";
-import { completeRunsTables, parquetRowGroup, RUNS_PARQUET, removeTextRuns, writeRunsParquet } from "./write-runs-parquet.js";
+import { completeRunsTables, parquetRowGroup, RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
 import { optionsText } from "../vocabulary/option-words.js";
 import { checkTables, recordTables } from "./table-record.js";
 import type { RunCounts, RunExperimentOptions, RunReport } from "./run-options.js";
@@ -70,13 +71,16 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     // A resume keeps to the formats the folder's sweep was started with.
     const state = inspectResultFolder(outDir);
     const resumed = given.resume === true;
-    const parquetOnly = given.parquetOnly === true || (resumed && recordedParquetOnly(state.manifest));
-    const parquet = parquetOnly || given.parquet === true || (resumed && recordedParquet(state.manifest));
+    // The run tables: as asked, else as the folder's sweep recorded them (a resume), else the experiment's.
+    const recordedList = resumed ? recordedTables(state.manifest) ?? (recordedParquetOnly(state.manifest) ? ["parquet" as const] : null) : null;
+    const tables = given.tables ?? (given.parquetOnly === true ? (["parquet"] as const) : null) ?? recordedList ?? loaded.experiment.tables ?? DEFAULT_RUN_TABLES;
+    const parquetOnly = !tables.includes("csv") && !tables.includes("jsonl");
+    const parquet = true;
     // A shard is cut by the split model it was started with (a resume or rerun of a 0.14 shard: model 1); a new
     // one by this version's, recorded in its manifest.
     const recordedShard = resumed ? state.manifest?.shard ?? null : null;
     const shard = given.shard === undefined || given.shard === null ? null : { index: given.shard.index, count: given.shard.count, split: given.shard.split ?? (recordedShard === null ? SPLIT_MODEL : splitOf(recordedShard)) };
-    const options: RunExperimentOptions = { ...given, parquet, parquetOnly, ...(shard === null ? {} : { shard }) };
+    const options: RunExperimentOptions = { ...given, tables, parquet, parquetOnly, ...(shard === null ? {} : { shard }) };
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
@@ -85,6 +89,8 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
       const parquetDigest = recordedRunsParquet(state.manifest!);
       if (parquetDigest !== null && existsSync(join(outDir, RUNS_PARQUET))) refuseChangedParquet(join(outDir, RUNS_PARQUET), parquetDigest);
       completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
+      // A journal a kill left after the manifest recorded runs.parquet: its rows are in runs.parquet.
+      if (recordedRunsParquet(inspectResultFolder(outDir).manifest) !== null) removeJournals(outDir);
       return alreadyComplete(outDir, threads, plan);
     }
     // The tables are written anew from the first run: a runs.parquet of an earlier invocation would not be theirs.
@@ -149,7 +155,7 @@ interface SweepSetup {
 /** runExperiment's work once the folder is checked and the pool started: the sweep, its tables and manifests. */
 async function sweep({ loaded, options, startedAt, threads, plan, own, shardCostOf, batchOptions, costOf, outDir, previous, pool, lock, dataSets }: SweepSetup): Promise<RunReport> {
   const { experiment } = loaded;
-  const recorded = previous === null ? null : new RecordedRuns(previous.path);
+  const recorded = previous === null ? null : new RecordedRuns(previous.open());
   const reusable = (row: RunRow, spec: RunSpec) =>
     previous !== null && previous.settingsMatch && sameRun(row, spec) && (row.status === "ok" || !options.retryErrors);
 
@@ -174,8 +180,9 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
         argv: options.argv ?? null,
         resume: options.resume ?? false,
         retryErrors: options.retryErrors ?? false,
-        parquet: options.parquet ?? false,
+        parquet: true,
         parquetOnly: options.parquetOnly ?? false,
+        tables: options.tables,
       },
       skipped: plan.skipped,
       startedAt: startedAt.toISOString(),
@@ -184,9 +191,12 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
   };
   // The manifest before the tables: a kill in between leaves a folder that a plain --resume continues.
   manifest("running", { counts: { runs: runCount, recorded: 0, errors: 0 } });
-  const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: !options.parquetOnly, layout: tableLayout(plan.settings.extraBounds) });
+  const views = options.tables ?? DEFAULT_RUN_TABLES;
+  // A view the sweep does not keep, left by an earlier one (a folder before 0.16 resumed with --tables parquet), goes.
+  for (const [view, file] of [["csv", OUTPUT_FILES.runsCsv], ["jsonl", OUTPUT_FILES.runsJsonl]] as const) if (!views.includes(view)) removePath(join(outDir, file));
+  const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: views.includes("csv"), runsJsonl: views.includes("jsonl"), journal: true, layout: tableLayout(plan.settings.extraBounds) });
   const sink = new TableSink(writer, shard === null);
-  // The lines of the tables the folder writes, and no others (runs.csv is not formatted for --parquet-only).
+  // The lines of the views the folder writes, and no others (none for --tables parquet).
   const tables = writer.runTables;
   let reused = 0;
   // The sweep (or shard) in order: each run is recorded already (and reused) or still to do. A whole
@@ -253,7 +263,8 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
-  const runsParquet = !interrupted && options.parquet ? writeRunsParquet(outDir, parquetRowGroup(shard)) : null;
+  // The journal becomes runs.parquet, the typed table every reader of a complete folder reads.
+  const runsParquet = !interrupted ? writeRunsParquet(outDir, parquetRowGroup(shard), writer.layout) : null;
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   // The coordinator's cost: its thread's CPU time where Linux tells it, else its event loop's busy time
@@ -263,8 +274,8 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
   const cpuSeconds = cpuAtStart === null || cpuNow === null ? null : cpuNow - cpuAtStart;
   const ran = sink.counts.recorded - reused;
   const coordinator = { cpuSeconds, busySeconds, microsecondsPerRun: ran > 0 ? ((cpuSeconds ?? busySeconds) * 1e6) / ran : null };
-  // The tables that stay (the text runs of --parquet-only go once runs.parquet is recorded), as they stand now.
-  const kept = (shard === null ? TABLE_FILES : [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv]).filter((name) => !(options.parquetOnly && (name === OUTPUT_FILES.runsJsonl || name === OUTPUT_FILES.runsCsv)));
+  // The tables that stay, as they stand now: the views kept, and a whole sweep's summaries.
+  const kept = (shard === null ? TABLE_FILES : [OUTPUT_FILES.runsJsonl, OUTPUT_FILES.runsCsv]).filter((name) => (name === OUTPUT_FILES.runsJsonl ? views.includes("jsonl") : name === OUTPUT_FILES.runsCsv ? views.includes("csv") : true));
   manifest(interrupted ? "interrupted" : "complete", {
     counts,
     violations: violationData,
@@ -275,8 +286,8 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
     peakRssMb,
     coordinator,
   });
-  // Only once the manifest records runs.parquet: a kill before leaves runs.jsonl, which a resume finishes from.
-  if (runsParquet !== null && options.parquetOnly) removeTextRuns(outDir);
+  // Only once the manifest records runs.parquet: a kill before leaves the journal, which a resume finishes from.
+  if (runsParquet !== null) removeJournals(outDir);
   return {
     outcome: interrupted ? "interrupted" : "complete",
     outDir,
@@ -301,6 +312,12 @@ function checkComplete(outDir: string, c: { runs: number; plannedRuns: number; s
         `so it is not marked complete (a bug: please report it; ${optionsText("resume")} finishes the folder)`,
     );
   }
+}
+
+/** A complete folder's journals, once its manifest records the runs.parquet made from them. */
+function removeJournals(outDir: string): void {
+  removePath(join(outDir, OUTPUT_FILES.runsJournal));
+  removePath(join(outDir, PREVIOUS_JOURNAL));
 }
 
 /** No run of the sweep is estimated to cost more than a batch's target, so every batch is short (points streamed, not held). */

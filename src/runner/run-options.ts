@@ -1,3 +1,4 @@
+import type { RunTableName } from "../vocabulary/result-files.js";
 import type { SummaryRow } from "../run/summary-types.js";
 import type { BatchOptions } from "../sweep/make-segments.js";
 import type { TestFaults } from "../pool/test-faults.js";
@@ -37,12 +38,15 @@ export interface RunExperimentOptions {
   readonly faults?: TestFaults;
   /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
   readonly shard?: Shard;
-  /** Also write runs.parquet (the runs table, typed and columnar) once the sweep is complete. */
-  readonly parquet?: boolean;
   /**
-   * Keep the runs as runs.parquet only (implies parquet): runs.csv is not written, and runs.jsonl (the
-   * sweep's journal, which a resume continues) is removed once runs.parquet is written and recorded.
+   * The run tables the folder keeps (docs/storage.md): runs.parquet always, written from the sweep's journal
+   * once it is complete; runs.csv and runs.jsonl, views formatted as the runs come, where listed. Default:
+   * the experiment's `tables`, else every one; a resume keeps what the folder's sweep recorded.
    */
+  readonly tables?: readonly RunTableName[];
+  /** Before 0.16: also write runs.parquet. Every sweep writes it now: ignored. */
+  readonly parquet?: boolean;
+  /** The runs as runs.parquet only: `tables: ["parquet"]` (an alias kept from before 0.16). */
   readonly parquetOnly?: boolean;
 }
 

@@ -60,7 +60,7 @@ export class TableSink {
   /** A batch's output, in sweep order; released (see BatchOutput) once its lines and digest are taken. */
   write(output: BatchOutput): void {
     const { lines, digest } = output;
-    this.#writer.writeRuns(lines);
+    this.#writer.writeRuns(lines, output.journal);
     const { values } = digest;
     for (let k = 0, at = 0; k < digest.count; k++, at += this.#width) {
       const flags = values[at + DIGEST_FLAGS]!;
@@ -92,7 +92,7 @@ export class TableSink {
 
   /** Rows in sweep order (reused by a resume, or merged from shards); `records`: their runs.jsonl lines, as batchOutput takes them. */
   writeRows(rows: readonly RunRow[], records?: string): void {
-    this.write(batchOutput(rows, { tables: this.#writer.runTables, records, layout: this.#writer.layout }));
+    this.write(batchOutput(rows, { tables: this.#writer.runTables, journal: this.#writer.keepsJournal, records, layout: this.#writer.layout }));
   }
 
   /** Closes the tables; `complete: false` (interrupted) leaves out the summary of the unfinished point. */

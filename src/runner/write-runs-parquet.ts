@@ -12,12 +12,17 @@ import type { Shard } from "../sweep/shard.js";
 import { findManifest, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { recordedLayout, type TableLayout } from "../run/table-layout.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
+import { JournalStream } from "./journal-stream.js";
+import { encodeRows } from "../export/binary-rows.js";
+import { journalBlock, journalHeader } from "../export/journal-blocks.js";
+import type { RunRow } from "../run/run-types.js";
 import { optionsText } from "../vocabulary/option-words.js";
 
 export const RUNS_PARQUET = "runs.parquet";
 
 /**
- * Writes a complete folder's runs.parquet from its runs.jsonl (every record read and its check verified),
+ * Writes a complete folder's runs.parquet from its journal (every block's check verified), or, in a folder
+ * before 0.16 asked for it, from its runs.jsonl (every record's check verified),
  * a row group at a time, Snappy-compressed, through writeFileAtomicWith: a kill leaves the old file or
  * none. The bytes depend only on the rows and `rowGroup` (a whole sweep's WHOLE_ROW_GROUP; a shard's,
  * shardRowGroup), so equal tables give equal files. Returns what the manifest records of it.
@@ -28,7 +33,8 @@ export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP, lay
   try {
     writeFileAtomicWith(path, (append) => {
       const writer = new RunsParquetWriter(append, rowGroup, layout, parquetCreatedBy());
-      const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+      const journal = join(folder, OUTPUT_FILES.runsJournal);
+      const stream = existsSync(journal) ? new JournalStream(journal, layout) : new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
       for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
       digest = writer.finish();
     });
@@ -67,23 +73,35 @@ export function completeRunsTables(folder: string, manifest: Manifest, { parquet
     const runsParquet = kept ? recorded : writeRunsParquet(folder, parquetRowGroup(manifest.shard));
     // The text runs that --parquet-only removes leave the tables' record with them.
     const tables = manifest.tables === undefined || !parquetOnly ? manifest.tables : Object.fromEntries(Object.entries(manifest.tables).filter(([name]) => name !== OUTPUT_FILES.runsJsonl && name !== OUTPUT_FILES.runsCsv));
-    writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly }, runsParquet, ...(tables === undefined ? {} : { tables }) });
+    const views = parquetOnly ? { tables: ["parquet"] } : {};
+    writeManifest(folder, { ...manifest, options: { ...manifest.options, parquet: true, parquetOnly, ...views }, runsParquet, ...(tables === undefined ? {} : { tables }) });
   }
   if (parquetOnly) removeTextRuns(folder);
 }
 
 /**
- * A folder whose runs are in runs.parquet only, about to be resumed with changes (--force, --retry-errors):
- * its rows written back as runs.jsonl records to `to` (a temporary file renamed into place), for the resume
- * to reuse as it reuses any recorded runs. Nothing where the manifest records no runs.parquet.
+ * A complete folder about to be resumed with changes (--force, --retry-errors): the rows of its runs.parquet
+ * written back as a journal to `to` (a temporary file renamed into place), for the resume to reuse as it
+ * reuses any recorded runs. Nothing where the manifest records no runs.parquet.
  */
-export function recordsFromParquet(folder: string, manifest: Manifest, to: string): void {
+export function journalFromParquet(folder: string, manifest: Manifest, to: string): void {
   const digest = recordedRunsParquet(manifest);
   if (digest === null || manifest.status !== "complete") return;
-  const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, recordedLayout(manifest));
+  const layout = recordedLayout(manifest);
+  const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, layout);
   const temporary = `${to}.tmp`;
   const out = new LineFile(temporary);
-  for (let record = stream.takeLine(); record !== null; record = stream.takeLine()) out.write(`${record.line}\n`);
+  out.write(journalHeader(layout.width));
+  let rows: RunRow[] = [];
+  const flush = () => {
+    if (rows.length > 0) out.write(journalBlock(encodeRows(rows, { layout }), layout.width));
+    rows = [];
+  };
+  for (let row = stream.take(); row !== null; row = stream.take()) {
+    rows.push(row);
+    if (rows.length === 256) flush();
+  }
+  flush();
   out.close();
   renameDurably(temporary, to);
 }

@@ -48,6 +48,8 @@ export interface RunBatch {
   readonly ranges: readonly RunRange[];
   /** The run tables whose lines the worker formats (default both): a sweep that keeps runs.parquet only writes no runs.csv. */
   readonly tables?: RunTables;
+  /** Whether the rows are also made the journal's block (default true: a sweep's folder keeps its journal). */
+  readonly journal?: boolean;
 }
 
 /** The spec of one run: its place, its seed (see runSeed), the point's parameters, the sweep's settings. */

@@ -45,9 +45,36 @@ export function plotFiles(name: string): string[] {
 export const PLOT_FILES: readonly string[] = PLOT_NAMES.flatMap(plotFiles);
 
 /**
+ * What a run takes in the sweep's journal (runs.journal, while it runs: deflated rows as numbers), roughly: 88
+ * bytes a run on experiments/margins.json, ~100 on quick.json (a block of 256 runs of those sweeps, measured).
+ */
+const JOURNAL_RUN_BYTES = 100;
+
+/**
  * What the tables take on disk, roughly, in bytes: runs.jsonl and runs.csv about 1.7 and 0.6 KB a run, runs.parquet
  * about 170 bytes, summary.json and summary.csv about 5.2 and 2.5 KB a grid point (experiments/quick.json with the
  * default bounds: 408 and 138 KB for 240 runs, 251 and 121 KB for 48 points; fewer bounds computed, a little less).
  * What `--dry-run` and `slurm --dry-run` state.
  */
-export const TABLE_BYTES = { jsonlRun: 1700, csvRun: 600, textRun: 2300, parquetRun: 170, summaryPoint: 7700 } as const;
+export const TABLE_BYTES = { jsonlRun: 1700, csvRun: 600, textRun: 2300, parquetRun: 170, journalRun: JOURNAL_RUN_BYTES, summaryPoint: 7700 } as const;
+
+/**
+ * The run tables a sweep can keep (the experiment's "tables", --tables): runs.parquet always, and the text
+ * tables runs.csv and runs.jsonl as views of the same rows, formatted as the runs come and never read back
+ * (docs/storage.md). The default keeps all three.
+ */
+export const RUN_TABLE_NAMES = ["csv", "jsonl", "parquet"] as const;
+export type RunTableName = (typeof RUN_TABLE_NAMES)[number];
+export const DEFAULT_RUN_TABLES: readonly RunTableName[] = RUN_TABLE_NAMES;
+
+/**
+ * The tables a list names (`csv,jsonl,parquet`, or a list of words), in RUN_TABLE_NAMES' order, parquet
+ * always among them; null and why where a word is not a table's name or the list is empty.
+ */
+export function runTablesOf(list: string | readonly string[]): { readonly tables: RunTableName[] } | { readonly problem: string } {
+  const words = (typeof list === "string" ? list.split(",") : list).map((word) => word.trim()).filter((word) => word !== "");
+  const unknown = words.find((word) => !(RUN_TABLE_NAMES as readonly string[]).includes(word));
+  if (unknown !== undefined) return { problem: `${JSON.stringify(unknown)} is not a run table: list any of ${RUN_TABLE_NAMES.join(", ")}` };
+  if (words.length === 0) return { problem: `names no table: list any of ${RUN_TABLE_NAMES.join(", ")} (runs.parquet is always written)` };
+  return { tables: RUN_TABLE_NAMES.filter((name) => name === "parquet" || words.includes(name)) };
+}

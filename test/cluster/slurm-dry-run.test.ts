@@ -12,7 +12,7 @@ describe("slurm --dry-run", () => {
   it("deals the runs as the shards will (the same split), with CPU and disk a shard and the merge's, writing nothing", () => {
     const loaded = loadExperiment(resolve("experiments/margins.json"), { overrides: ["repeats=4"] });
     const before = readdirSync(".");
-    const plan = planSlurmJob(loaded, 5, "none");
+    const plan = planSlurmJob(loaded, 5, ["csv", "jsonl", "parquet"]);
     expect(readdirSync(".")).toEqual(before);
     const sweep = planSweep(loaded.experiment);
     const split = new BlockSplit(sweep, 5, splitCostOf(sweep.settings.maxEpochs, SPLIT_MODEL));
@@ -23,8 +23,10 @@ describe("slurm --dry-run", () => {
     expect(plan.shardRuns.reduce((a, b) => a + b, 0)).toBe(sweep.runCount);
     expect(plan.shardCpuSeconds).toHaveLength(5);
     expect(plan.shardCpuSeconds!.every((seconds) => seconds > 0)).toBe(true);
-    expect(plan.shardBytes).toEqual(plan.shardRuns.map((runs) => runs * 2300));
-    expect(planSlurmJob(loaded, 5, "only").shardBytes).toEqual(plan.shardRuns.map((runs) => runs * 170));
+    // At a shard's end its journal, its views and runs.parquet lie side by side; the merged folder keeps the views and runs.parquet.
+    expect(plan.shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (1700 + 600 + 170 + 100)));
+    expect(plan.mergedBytes).toBe(96 * (1700 + 600 + 170) + sweep.pointCount * 7700);
+    expect(planSlurmJob(loaded, 5, ["parquet"]).shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (170 + 100)));
     const text = formatSlurmPlan(plan, "results/margins", "results/margins-slurm");
     expect(text).toMatch(/^slurm dry run: 96 runs in 5 shards\n  runs a shard: least \d+, median \d+, most \d+; most\/median \d+\.\d\d\n  CPU a shard .*: least .+, median .+, most .+\n  disk: a shard's folder least .+ the merged folder .+\nwould write the job's scripts to results\/margins-slurm\/ and merge into results\/margins\/\ndry run: nothing was written or submitted\n$/);
   });

@@ -73,13 +73,13 @@ describe("Slurm scripts", () => {
     expect(spawnSync("bash", ["-n", "-c", scripts.merge]).status).toBe(0);
     expect(scripts.shards).not.toContain("parquet");
 
-    // --parquet-only: the shards and the merge keep their runs as runs.parquet; --parquet: the merge writes it too.
-    const only = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "only" });
-    expect(only.shards).toContain(`--out ${work}/shards/"$shard" --resume --quiet --no-report --parquet-only\n`);
-    expect(only.merge).toContain(`merge /data/out --shard-list ${work}/merge-shards.txt --quiet --parquet-only\n`);
-    const also = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, parquet: "also" });
-    expect(also.shards).not.toContain("parquet");
-    expect(also.merge).toContain(`merge /data/out --shard-list ${work}/merge-shards.txt --quiet --parquet\n`);
+    // --tables: the shards and the merge keep those tables (without it, the experiment's).
+    const only = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, tables: ["parquet"] });
+    expect(only.shards).toContain(`--out ${work}/shards/"$shard" --resume --quiet --no-report --tables parquet\n`);
+    expect(only.merge).toContain(`merge /data/out --shard-list ${work}/merge-shards.txt --quiet --tables parquet\n`);
+    const two = slurmScripts({ layout: layout(work, 7, 3), name: "exp", work, cwd: work, node, cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1, tables: ["csv", "parquet"] });
+    expect(two.shards).toContain("--no-report --tables csv,parquet\n");
+    expect(two.merge).toContain("--quiet --tables csv,parquet\n");
   });
 });
 

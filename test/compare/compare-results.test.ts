@@ -1,3 +1,4 @@
+import { writeRunsParquet } from "../../src/runner/write-runs-parquet.js";
 import { InputError } from "../../src/vocabulary/input-error.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,9 +31,10 @@ function rewritten(folder: string, change: (row: RunRow) => RunRow): string {
   const rows = readFileSync(join(folder, "runs.jsonl"), "utf8").trimEnd().split("\n").map((line) => change(JSON.parse(line) as RunRow));
   sink.writeRows(rows);
   sink.close(true);
-  // The manifest of the folder it copies, with its own tables recorded (as a sweep that wrote them would).
+  // The manifest of the folder it copies, with its own tables and runs.parquet recorded (as a sweep that wrote them would).
+  const runsParquet = writeRunsParquet(out);
   const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, tables: recordTables(out, TABLE_FILES) }));
+  writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, runsParquet, tables: recordTables(out, TABLE_FILES) }));
   return out;
 }
 

@@ -118,20 +118,21 @@ describe("run --parquet-only", () => {
     expect(() => [...readResultFolder(folder).runs()]).toThrow(/runs\.parquet: missing/);
   });
 
-  it("resumes: a kill after the manifest leaves runs.jsonl, taken away on resume; a changed sweep reuses the parquet's rows", async () => {
+  it("resumes: a kill after the manifest leaves the journal, taken away on resume; a changed sweep reuses the parquet's rows", async () => {
     const fresh = temporaryFolder();
     await runExperiment(loaded, { threads: 1, outDir: fresh, parquetOnly: true });
-    // The state a kill between the complete manifest and the removal of runs.jsonl leaves.
+    expect(readdirSync(fresh).sort()).toEqual(["manifest.json", "runs.parquet", "summary.csv", "summary.json"]);
+    // The state a kill between the complete manifest and the removal of the journal leaves: an interrupted sweep's
+    // journal beside the complete folder's runs.parquet.
     const killed = temporaryFolder();
-    await runExperiment(loaded, { threads: 1, outDir: killed, parquet: true });
-    rmSync(join(killed, "runs.csv"));
-    const manifest = manifestOf(killed);
-    // (A --parquet-only sweep's complete manifest records no text runs among its tables: they are about to go.)
-    const { "runs.csv": _csv, "runs.jsonl": _jsonl, ...tables } = manifest.tables as Record<string, unknown>;
-    writeFileSync(join(killed, "manifest.json"), JSON.stringify({ ...manifest, options: { ...(manifest.options as object), parquetOnly: true }, tables }));
+    cpSync(fresh, killed, { recursive: true });
+    const partial = temporaryFolder();
+    const controller = new AbortController();
+    await runExperiment(loaded, { threads: 1, outDir: partial, parquetOnly: true, batch: { maxRuns: 1 }, signal: controller.signal, onProgress: (done) => done >= 2 && controller.abort() });
+    cpSync(join(partial, "runs.journal"), join(killed, "runs.journal"));
     const again = await runExperiment(loaded, { threads: 1, outDir: killed, resume: true });
     expect(again.outcome).toBe("already-complete");
-    expect(existsSync(join(killed, "runs.jsonl"))).toBe(false);
+    expect(existsSync(join(killed, "runs.journal"))).toBe(false);
     expect(read(killed, "runs.parquet").equals(read(fresh, "runs.parquet"))).toBe(true);
 
     // More repeats, resumed with --force: the recorded rows come back from runs.parquet and are reused.
@@ -172,14 +173,15 @@ describe("merge of runs.parquet shards", () => {
     for (const file of ["runs.parquet", "summary.csv", "summary.json"]) expect(read(join(folder, "only"), file).equals(read(wholeOnly, file))).toBe(true);
     expect(manifestOf(join(folder, "only")).runsParquet).toEqual(manifestOf(wholeOnly).runsParquet);
 
-    // Text tables from parquet shards: the records are written anew, byte for byte those of the whole run.
-    await mergeShards(join(folder, "text"), shards, { parquet: true });
+    // Text tables from parquet shards (asked for: the shards kept runs.parquet alone, and a merge keeps what they
+    // kept unless told): the records are written anew, byte for byte those of the whole run.
+    await mergeShards(join(folder, "text"), shards, { tables: ["csv", "jsonl", "parquet"] });
     for (const file of ["runs.csv", "runs.jsonl", "summary.csv", "summary.json", "runs.parquet"]) expect(read(join(folder, "text"), file).equals(read(whole, file))).toBe(true);
 
     // One shard of text among parquet ones.
     const textShard = join(folder, "text-2");
     await runExperiment(loaded, { threads: 1, outDir: textShard, shard: { index: 2, count: 3 } });
-    await mergeShards(join(folder, "mixed"), [shards[0]!, textShard, shards[2]!], {});
+    await mergeShards(join(folder, "mixed"), [shards[0]!, textShard, shards[2]!], { tables: ["csv", "jsonl", "parquet"] });
     for (const file of ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"]) expect(read(join(folder, "mixed"), file).equals(read(whole, file))).toBe(true);
 
     // A changed shard is refused, and the output folder is left as it was.

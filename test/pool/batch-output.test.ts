@@ -3,6 +3,15 @@ import { batchOutput, joinOutputs } from "../../src/pool/batch-output.js";
 import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import { batchSpecs } from "../../src/sweep/run-batch.js";
 import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
+import { blocksRows } from "../../src/export/journal-blocks.js";
+import { decodeRow } from "../../src/export/binary-rows.js";
+import type { BatchOutput } from "../../src/pool/batch-output.js";
+import { BUILT_IN } from "../../src/run/table-layout.js";
+
+/** An output with its journal's blocks read back as rows: blocks cut otherwise hold the same rows. */
+function withJournalRows(output: BatchOutput): unknown {
+  return { ...output, journal: blocksRows(output.journal, BUILT_IN.width).flatMap((rows) => Array.from({ length: rows.count }, (_, k) => decodeRow(rows, k))) };
+}
 
 describe("joinOutputs", () => {
   it("gives the output of all the rows at once, however they were split", () => {
@@ -13,8 +22,9 @@ describe("joinOutputs", () => {
     const whole = batchOutput(rows);
     expect(whole.digest.heads.map((head) => head.point)).toEqual([0, 1]);
     expect(whole.digest.notable).toEqual([rows[1]]);
-    expect(joinOutputs(rows.map((row) => batchOutput([row])))).toEqual(whole);
-    expect(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))])).toEqual(whole);
+    expect(withJournalRows(whole)).toMatchObject({ journal: rows });
+    expect(withJournalRows(joinOutputs(rows.map((row) => batchOutput([row]))))).toEqual(withJournalRows(whole));
+    expect(withJournalRows(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))]))).toEqual(withJournalRows(whole));
   });
 
   it("releases each part (a ring's slot, see output-ring.ts) once it has copied it", () => {
@@ -24,7 +34,7 @@ describe("joinOutputs", () => {
     const joined = joinOutputs(parts);
     expect(released).toEqual([0, 1]);
     expect(joined.release).toBeUndefined();
-    expect(joined).toEqual(batchOutput(specs.map((spec) => executeRun(spec))));
+    expect(withJournalRows(joined)).toEqual(withJournalRows(batchOutput(specs.map((spec) => executeRun(spec)))));
   });
 });
 
@@ -35,8 +45,10 @@ describe("batchOutput", () => {
     const both = batchOutput(rows);
     expect(both.lines.jsonl.length).toBeGreaterThan(0);
     expect(both.lines.csv.length).toBeGreaterThan(0);
-    expect(batchOutput(rows, { tables: { jsonl: true, csv: false } })).toEqual({ lines: { jsonl: both.lines.jsonl, csv: new Uint8Array(0) }, digest: both.digest });
-    expect(batchOutput(rows, { tables: { jsonl: false, csv: true } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: both.lines.csv }, digest: both.digest });
-    expect(batchOutput(rows, { tables: { jsonl: false, csv: false } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: new Uint8Array(0) }, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: true, csv: false } })).toEqual({ lines: { jsonl: both.lines.jsonl, csv: new Uint8Array(0) }, journal: both.journal, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: true } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: both.lines.csv }, journal: both.journal, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: false } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: new Uint8Array(0) }, journal: both.journal, digest: both.digest });
+    // No journal's block where the folder keeps none (a merge's).
+    expect(batchOutput(rows, { journal: false }).journal).toEqual(new Uint8Array(0));
   });
 });

@@ -1,3 +1,6 @@
+import { BLOCK_HEADER_BYTES, openBlock, readBlockHead } from "../../src/export/journal-blocks.js";
+import { decodeRow } from "../../src/export/binary-rows.js";
+import { BUILT_IN } from "../../src/run/table-layout.js";
 import { describe, expect, it } from "vitest";
 import { digestRows } from "../../src/aggregate/run-digest.js";
 import { encodeRows } from "../../src/export/binary-rows.js";
@@ -9,7 +12,7 @@ import { runSpec, STRUCTURED } from "../helpers.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const head = { count: 1, heads: [], notable: [], texts: [] };
-const parts = (k: number) => ({ values: Float64Array.of(k, k / 2), rows: NO_FLOATS, jsonl: bytes(`{"run":${k}}\n`), csv: bytes(`${k}\n`) });
+const parts = (k: number) => ({ values: Float64Array.of(k, k / 2), rows: NO_FLOATS, jsonl: bytes(`{"run":${k}}\n`), csv: bytes(`${k}\n`), journal: NO_BYTES });
 
 describe("OutputRing", () => {
   it("fills the lowest free slot, so that slots past those in use are never written (never resident)", () => {
@@ -41,9 +44,9 @@ describe("OutputRing", () => {
     const worker = new OutputRing();
     const binary = encodeRows(rows);
     const values = NO_FLOATS;
-    const posted = worker.pack({ values, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES }, { count: 3, heads: [], notable: [], texts: binary.texts }) as RingOutput;
+    const posted = worker.pack({ values, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES, journal: NO_BYTES }, { count: 3, heads: [], notable: [], texts: binary.texts }) as RingOutput;
     expect(posted.slot).toBe(0);
-    const formatted = openOutput(exportBatch({ posted, tables: { jsonl: true, csv: true } }));
+    const formatted = openOutput(exportBatch({ posted, tables: { jsonl: true, csv: true }, journal: true }));
     const text = runLines(rows);
     expect(new TextDecoder().decode(formatted.lines.jsonl)).toBe(text.jsonl);
     expect(new TextDecoder().decode(formatted.lines.csv)).toBe(text.csv);
@@ -52,11 +55,19 @@ describe("OutputRing", () => {
     expect(Array.from(formatted.digest.values)).toEqual(Array.from(digest.values));
     expect(formatted.digest.heads).toEqual(digest.heads);
     // The worker's slot is free again, its next batch takes it.
-    expect((worker.pack({ values, rows: NO_FLOATS, jsonl: NO_BYTES, csv: NO_BYTES }, head) as RingOutput).slot).toBe(0);
+    expect((worker.pack({ values, rows: NO_FLOATS, jsonl: NO_BYTES, csv: NO_BYTES, journal: NO_BYTES }, head) as RingOutput).slot).toBe(0);
     // Only the tables asked for.
-    const again = worker.pack({ values, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES }, { count: 3, heads: [], notable: [], texts: binary.texts });
-    const jsonlOnly = openPosted(exportBatch({ posted: again, tables: { jsonl: true, csv: false } }));
+    const again = worker.pack({ values, rows: binary.values, jsonl: NO_BYTES, csv: NO_BYTES, journal: NO_BYTES }, { count: 3, heads: [], notable: [], texts: binary.texts });
+    const jsonlOnly = openPosted(exportBatch({ posted: again, tables: { jsonl: true, csv: false }, journal: false }));
     expect(new TextDecoder().decode(jsonlOnly.parts.jsonl)).toBe(text.jsonl);
     expect(jsonlOnly.parts.csv.length).toBe(0);
+    // The journal's block only where asked for, and then the rows themselves (journal-blocks.ts).
+    expect(jsonlOnly.parts.journal.length).toBe(0);
+    const block = formatted.journal;
+    const blockHead = readBlockHead(block);
+    if (typeof blockHead === "string") throw new Error(blockHead);
+    const decoded = openBlock(blockHead, block.subarray(0, BLOCK_HEADER_BYTES), block.subarray(BLOCK_HEADER_BYTES), BUILT_IN.width);
+    if (typeof decoded === "string") throw new Error(decoded);
+    expect(runLines([0, 1, 2].map((k) => decodeRow(decoded, k)))).toEqual(text);
   });
 });

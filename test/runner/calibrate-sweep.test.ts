@@ -1,3 +1,4 @@
+import type { RunTableName } from "../../src/vocabulary/result-files.js";
 import { describe, expect, it } from "vitest";
 import { formatPlan } from "../../src/cli/format-plan.js";
 import { parseExperiment } from "../../src/experiment/load-experiment.js";
@@ -71,14 +72,13 @@ describe("the dry run's time estimate", () => {
     expect(text).toContain("the cost model predicted 7 timed points from the one before within ×0.57–×1.6 of its CPU; an estimate, not a bound)");
   });
 
-  it("states the disk of each table the run will keep: runs.parquet with --parquet, it alone with --parquet-only, no summaries in a shard", () => {
+  it("states the disk of each table the run will keep: the views asked for beside runs.parquet, the journal while it runs, no summaries in a shard", () => {
     const sweep = experiment({ repeats: 10, grid: { n: 20, d: 2, margin: [0.1, 0.2] } });
-    const disk = (shard: Shard | null, parquet: "none" | "also" | "only") => formatPlan(describePlan(sweep, shard), "t.json", "results/t", null, parquet).split("\n").find((line) => line.startsWith("estimated disk"));
-    // 20 runs: 34 KB of runs.jsonl, 12 KB of runs.csv, 3.4 KB of runs.parquet; 2 grid points: 15.4 KB of summaries.
-    expect(disk(null, "none")).toBe("estimated disk: about 62 KB of tables (runs.jsonl ~34 KB, runs.csv ~12 KB, summary.json and summary.csv ~16 KB; --parquet-only keeps runs.parquet, ~170 bytes a run, instead of the two run tables)");
-    expect(disk(null, "also")).toBe("estimated disk: about 65 KB of tables (runs.jsonl ~34 KB, runs.csv ~12 KB, runs.parquet ~4 KB, summary.json and summary.csv ~16 KB)");
-    expect(disk(null, "only")).toBe("estimated disk: about 19 KB of tables (runs.parquet ~4 KB, summary.json and summary.csv ~16 KB; runs.jsonl, ~34 KB, is written while the sweep runs and removed at the end)");
-    expect(disk({ index: 1, count: 2 }, "none")).toMatch(/^estimated disk: about \d+ KB of tables \(runs\.jsonl ~\d+ KB, runs\.csv ~\d+ KB; --parquet-only/);
+    const disk = (shard: Shard | null, tables: readonly RunTableName[]) => formatPlan(describePlan(sweep, shard), "t.json", "results/t", null, tables).split("\n").find((line) => line.startsWith("estimated disk"));
+    // 20 runs: 34 KB of runs.jsonl, 12 KB of runs.csv, 3.4 KB of runs.parquet, 2 KB of journal; 2 grid points: 15.4 KB of summaries.
+    expect(disk(null, ["csv", "jsonl", "parquet"])).toBe("estimated disk: about 65 KB of tables (runs.jsonl ~34 KB, runs.csv ~12 KB, runs.parquet ~4 KB, summary.json and summary.csv ~16 KB; runs.journal, ~2 KB, is the record while the sweep runs, removed once runs.parquet is written; --tables parquet keeps runs.parquet alone, ~170 bytes a run)");
+    expect(disk(null, ["parquet"])).toBe("estimated disk: about 19 KB of tables (runs.parquet ~4 KB, summary.json and summary.csv ~16 KB; runs.journal, ~2 KB, is the record while the sweep runs, removed once runs.parquet is written)");
+    expect(disk({ index: 1, count: 2 }, ["csv", "parquet"])).toMatch(/^estimated disk: about \d+ KB of tables \(runs\.csv ~\d+ KB, runs\.parquet ~\d+ KB; runs\.journal/);
   });
 
   it("times nothing too costly for a dry run, and says so; the work's upper bound is every run to maxEpochs, twice", () => {

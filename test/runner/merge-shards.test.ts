@@ -9,12 +9,10 @@ import { mergeShards } from "../../src/runner/merge-shards.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { estimateRunCost, SPLIT_MODEL, splitCostOf } from "../../src/sweep/estimate-run-cost.js";
-import type { RunRow, RunSpec } from "../../src/run/run-types.js";
-import { runLines } from "../../src/export/run-lines.js";
 import { planSweep, type SweepPlan } from "../../src/sweep/plan-sweep.js";
 import type { SweepPoint } from "../../src/sweep/run-batch.js";
 import { BLOCKS_PER_SHARD, shardRepeats, shardRuns } from "../../src/sweep/shard.js";
-import { resultTables, temporaryFolder } from "../helpers.js";
+import { recordedRows, resultTables, temporaryFolder, writeRecordedRuns } from "../helpers.js";
 
 
 function loaded(source: Record<string, unknown>, hash: string): LoadedExperiment {
@@ -104,18 +102,17 @@ describe("shards", () => {
     await expect(mergeShards(join(folder, "merged"), dirs)).rejects.toThrow(new InputError(`${join(folder, "merged")} already holds results: { overwrite: true } replaces them`));
     await expect(mergeShards(join(folder, "m3"), [full])).rejects.toThrow(new InputError(`${full} holds a whole sweep, not a shard`));
     // An output folder that is a shard, lies in one or holds one: refused before anything is written (--overwrite would clear the shard).
-    const shardRuns = readFileSync(join(dirs[0]!, "runs.jsonl"), "utf8");
+    const shardRuns = readFileSync(join(dirs[0]!, "runs.parquet"));
     await expect(mergeShards(dirs[0]!, dirs, { overwrite: true })).rejects.toThrow(new InputError(`${dirs[0]}: is the shard folder ${dirs[0]}; merge writes its own folder (and --overwrite clears it): choose another`));
     await expect(mergeShards(join(dirs[1]!, "inside"), dirs)).rejects.toThrow(`is inside the shard folder ${dirs[1]}`);
     await expect(mergeShards(folder, dirs, { overwrite: true })).rejects.toThrow(`${folder}: holds the shard folder ${dirs[0]}`);
-    expect(readFileSync(join(dirs[0]!, "runs.jsonl"), "utf8")).toBe(shardRuns);
-    // A record of another seed spliced into a shard, re-signed so that its check holds: refused by what it is, not by its check.
+    expect(readFileSync(join(dirs[0]!, "runs.parquet")).equals(shardRuns)).toBe(true);
+    // A record of another seed spliced into a shard, its runs.parquet recorded anew so that its digest holds: refused by what it is, not by its digest.
     const spliced = join(folder, "spliced");
     cpSync(dirs[1]!, spliced, { recursive: true });
-    const records = readFileSync(join(spliced, "runs.jsonl"), "utf8").trimEnd().split("\n");
-    const row = JSON.parse(records[0]!) as RunRow;
-    records[0] = runLines([{ ...row, seed: row.seed + 1 }]).jsonl.trimEnd();
-    writeFileSync(join(spliced, "runs.jsonl"), `${records.join("\n")}\n`);
+    const records = recordedRows(spliced);
+    const row = records[0]!;
+    writeRecordedRuns(spliced, [{ ...row, seed: row.seed + 1 }, ...records.slice(1)]);
     await expect(mergeShards(join(folder, "m-spliced"), [dirs[0]!, spliced, dirs[2]!])).rejects.toThrow(
       new InputError(`${spliced}: run ${row.run}'s record has seed ${row.seed + 1} where the sweep's run ${row.run} has ${row.seed}: a record of another sweep or seed is in this shard; run the shard again`),
     );
@@ -137,8 +134,7 @@ describe("shards", () => {
     expect(resultTables(join(folder, "m6"))).toEqual(resultTables(full));
     expect(notes).toEqual([`${dirs[1]} was written by perceptron-lab 0.3.0, ${dirs[0]} by ${written.tool.version}: merged as asked (--allow-mixed-versions)`]);
     writeFileSync(manifestPath, original);
-    const lines = readFileSync(join(dirs[1]!, "runs.jsonl"), "utf8").split("\n");
-    writeFileSync(join(dirs[1]!, "runs.jsonl"), lines.slice(0, 5).join("\n") + "\n");
+    writeRecordedRuns(dirs[1]!, recordedRows(dirs[1]!).slice(0, 5));
     // The refusal names the shard the split gives the first missing run, and its folder (58: it named neither).
     const cut = await mergeShards(join(folder, "m5"), dirs).catch((error: unknown) => error as Error);
     expect(cut).toBeInstanceOf(InputError);
@@ -155,9 +151,9 @@ describe("shards", () => {
   });
 
   it("merge more shards than the process may open files", async () => {
-    // 300 shards of a 130-run sweep (many of them empty), each exactly what `run --shard k/300` writes: the
-    // records of its runs (lines of the unsharded run's runs.jsonl, which are the same bytes) and a manifest
-    // that names the shard. The merge runs under `ulimit -n 128`: Node itself needs about 100 descriptors to
+    // 300 shards of a 130-run sweep (many of them empty), each what `run --shard k/300` writes: the rows of
+    // its runs (the unsharded run's, which are the same) in its runs.parquet, and a manifest that names the
+    // shard and records the file. The merge runs under `ulimit -n 128`: Node itself needs about 100 descriptors to
     // load its modules, so a merge that held every shard's file open would fail with EMFILE.
     const full = temporaryFolder();
     await runExperiment(sweep, { threads: 2, outDir: full });
@@ -166,15 +162,15 @@ describe("shards", () => {
     const first = join(folder, "shard-1");
     await runExperiment(sweep, { threads: 1, outDir: first, shard: { index: 1, count } });
     const manifest = JSON.parse(readFileSync(join(first, "manifest.json"), "utf8"));
-    const records = readFileSync(join(full, "runs.jsonl"), "utf8").split("\n").slice(0, -1);
+    const records = recordedRows(full);
     const plan = planSweep(sweep.experiment);
     const dirs = [first];
     for (let index = 2; index <= count; index++) {
       const dir = join(folder, `shard-${index}`);
       mkdirSync(dir);
       const runs = [...shardRepeats(plan, { index, count }, splitCostOf(plan.settings.maxEpochs, SPLIT_MODEL))].map(({ point, repeat }) => point.firstRun + repeat);
-      writeFileSync(join(dir, "runs.jsonl"), runs.map((run) => `${records[run]}\n`).join(""));
       writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...manifest, shard: { index, count, split: SPLIT_MODEL } }));
+      writeRecordedRuns(dir, runs.map((run) => records[run]!));
       dirs.push(dir);
     }
     const out = join(folder, "merged");
@@ -194,21 +190,17 @@ describe("shards", () => {
     await runExperiment(sweep, { threads: 1, outDir: whole });
     await mergeShards(join(folder, "merged"), dirs);
     expect(resultTables(join(folder, "merged"))).toEqual(resultTables(whole));
-    const lines = (dir: string) => readFileSync(join(dir, "runs.jsonl"), "utf8").trimEnd().split("\n");
-    const runOf = (line: string) => (JSON.parse(line) as RunRow).run;
-    const original = lines(dirs[1]!);
-    // A record of shard 1 (valid, signed) also in shard 2, in run order: met in shard 2's block, or left after its last.
-    const borrowed = lines(dirs[0]!).find((line) => runOf(line) > runOf(original[0]!))!;
-    const inOrder = [...original, borrowed].sort((a, b) => runOf(a) - runOf(b));
-    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${inOrder.join("\n")}\n`);
-    await expect(mergeShards(join(folder, "m1"), dirs)).rejects.toThrow(new InputError(`run ${runOf(borrowed)} is in two shards (again in ${dirs[1]})`));
+    const original = recordedRows(dirs[1]!);
+    // A record of shard 1 (valid, recorded) also in shard 2, in run order: met in shard 2's block, or left after its last.
+    const borrowed = recordedRows(dirs[0]!).find((row) => row.run > original[0]!.run)!;
+    writeRecordedRuns(dirs[1]!, [...original, borrowed].sort((a, b) => a.run - b.run));
+    await expect(mergeShards(join(folder, "m1"), dirs)).rejects.toThrow(new InputError(`run ${borrowed.run} is in two shards (again in ${dirs[1]})`));
     // Shard 3 holds the sweep's last block: a record of it after shard 2's last is found once shard 2's blocks are read.
-    const later = lines(dirs[2]!).find((line) => runOf(line) > runOf(original.at(-1)!))!;
-    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${[...original, later].join("\n")}\n`);
-    await expect(mergeShards(join(folder, "m2"), dirs)).rejects.toThrow(new InputError(`run ${runOf(later)} is in two shards (again in ${dirs[1]})`));
-    // A run past the sweep's last (a shard of a larger sweep's records, re-signed).
-    const extra = runLines([{ ...(JSON.parse(original.at(-1)!) as RunRow), run: 10_000 }]).jsonl.trimEnd();
-    writeFileSync(join(dirs[1]!, "runs.jsonl"), `${[...original, extra].join("\n")}\n`);
+    const later = recordedRows(dirs[2]!).find((row) => row.run > original.at(-1)!.run)!;
+    writeRecordedRuns(dirs[1]!, [...original, later]);
+    await expect(mergeShards(join(folder, "m2"), dirs)).rejects.toThrow(new InputError(`run ${later.run} is in two shards (again in ${dirs[1]})`));
+    // A run past the sweep's last (a shard of a larger sweep's records, recorded anew).
+    writeRecordedRuns(dirs[1]!, [...original, { ...original.at(-1)!, run: 10_000 }]);
     await expect(mergeShards(join(folder, "m3"), dirs)).rejects.toThrow(new InputError(`${dirs[1]} holds run 10000, but the sweep has 130 runs`));
   });
 

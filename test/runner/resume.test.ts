@@ -1,10 +1,13 @@
-import { existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/vocabulary/input-error.js";
 import { parseExperiment, type LoadedExperiment } from "../../src/experiment/load-experiment.js";
 import { runExperiment, type RunExperimentOptions } from "../../src/runner/run-experiment.js";
 import { resultTables, temporaryFolder } from "../helpers.js";
+import { blocksRows } from "../../src/export/journal-blocks.js";
+import { decodeRow } from "../../src/export/binary-rows.js";
+import { BUILT_IN } from "../../src/run/table-layout.js";
 
 
 function loaded(source: Record<string, unknown>, hash = "a".repeat(64)): LoadedExperiment {
@@ -16,6 +19,22 @@ const source = { name: "resume", seed: 3, repeats: 6, optimal: false, grid: { n:
 const sweep = loaded(source);
 const RUNS = 192;
 const small = { threads: 2, batch: { maxRuns: 4 } } satisfies RunExperimentOptions;
+
+/** A journal's blocks (after its 16-byte header), each as its bytes. */
+function journalBlocks(bytes: Buffer): Buffer[] {
+  const blocks: Buffer[] = [];
+  for (let at = 16; at < bytes.length; ) {
+    const end = at + 40 + bytes.readUInt32LE(at + 16);
+    blocks.push(bytes.subarray(at, end));
+    at = end;
+  }
+  return blocks;
+}
+
+/** The runs a block holds. */
+function journalRuns(block: Buffer): number[] {
+  return blocksRows(block, BUILT_IN.width).flatMap((rows) => Array.from({ length: rows.count }, (_, k) => decodeRow(rows, k).run));
+}
 
 const lines = (folder: string, file = "runs.jsonl") => readFileSync(join(folder, file), "utf8").split("\n").filter(Boolean);
 
@@ -55,57 +74,80 @@ describe("resume", () => {
     expect(resumed.outcome).toBe("complete");
     expect(resumed.counts.reused).toBe(report.counts.recorded);
     expect(resultTables(outDir)).toEqual(resultTables(reference));
-    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
+    expect(existsSync(join(outDir, "runs.previous.journal"))).toBe(false);
   });
 
-  it("drops a record torn by a kill, and survives a resume that was itself interrupted", async () => {
+  it("drops a block torn by a kill, and survives a resume that was itself interrupted", async () => {
     await clean;
     const outDir = temporaryFolder();
     await interruptAfter(40, outDir);
-    const jsonl = join(outDir, "runs.jsonl");
-    truncateSync(jsonl, readFileSync(jsonl).length - 25);
-    // The resume is interrupted too: runs.jsonl (new, partial) and runs.previous.jsonl both remain.
+    const journal = join(outDir, "runs.journal");
+    truncateSync(journal, readFileSync(journal).length - 25);
+    // The resume is interrupted too: runs.journal (new, partial) and runs.previous.journal both remain.
     await interruptAfter(10, outDir, { resume: true });
-    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(true);
+    expect(existsSync(join(outDir, "runs.previous.journal"))).toBe(true);
     const final = await runExperiment(sweep, { ...small, outDir, resume: true });
     expect(final.outcome).toBe("complete");
     expect(resultTables(outDir)).toEqual(resultTables(reference));
+    // Complete: the journal became runs.parquet, and went.
+    expect(existsSync(journal)).toBe(false);
+    expect(existsSync(join(outDir, "runs.previous.journal"))).toBe(false);
   });
 
-  it("refuses a line that is not its run's record, naming file and line", async () => {
+  it("refuses a journal changed after it was written, naming file and block, and never reads a view back", async () => {
     await clean;
     const outDir = temporaryFolder();
     await interruptAfter(30, outDir);
-    const rows = lines(outDir);
-    rows[5] = rows[6]!;
-    writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
+    const path = join(outDir, "runs.journal");
+    const original = readFileSync(path);
+    const blocks = journalBlocks(original);
+    expect(blocks.length).toBeGreaterThan(3);
     const manifest = readFileSync(join(outDir, "manifest.json"), "utf8");
-    await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-      new InputError(`${join(outDir, "runs.jsonl")}: line 7 is run 6, not in order (after run 6); the result folder was changed by hand (or written by a perceptron-lab older than 0.2): { overwrite: true } starts over`),
-    );
-    // Valid JSON that is no record is said as such (0.12.2: "is not JSON" for some, "not in order" for others).
-    for (const foreign of ['{"a":1}', "[1,2]", "42", "null"]) {
-      const edited = [...rows];
-      edited[5] = foreign;
-      writeFileSync(join(outDir, "runs.jsonl"), `${edited.join("\n")}\n`);
-      await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(
-        `${join(outDir, "runs.jsonl")}: line 6 is JSON but not a run record (an object with a whole-number run);`,
-      );
-    }
-    writeFileSync(join(outDir, "runs.jsonl"), `${rows.join("\n")}\n`);
-    // Refused before anything was rewritten: the file the user edited, under its own name, and the manifest as it was.
-    expect(lines(outDir)).toEqual(rows);
-    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
-    expect(readFileSync(join(outDir, "manifest.json"), "utf8")).toBe(manifest);
+    const refused = async (bytes: Buffer, message: string) => {
+      writeFileSync(path, bytes);
+      await expect(runExperiment(sweep, { ...small, outDir, resume: true })).rejects.toThrow(new InputError(`${path}: ${message}; the result folder was changed by hand: { overwrite: true } starts over`));
+      // Refused before anything was rewritten: the file as it was left, no previous journal, the manifest as it was.
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+      expect(existsSync(join(outDir, "runs.previous.journal"))).toBe(false);
+      expect(readFileSync(join(outDir, "manifest.json"), "utf8")).toBe(manifest);
+    };
+    const header = original.subarray(0, 16);
+    const [b1, b2, b3] = blocks as [Buffer, Buffer, Buffer];
+    const rest = Buffer.concat(blocks.slice(3));
+    // A block in the place of another: valid, but its runs out of order.
+    await refused(Buffer.concat([header, b1, b3, b2, rest]), `block 3 holds run ${journalRuns(b2)[0]} after run ${journalRuns(b3).at(-1)}: not in order`);
+    // A byte of a block changed: its check no longer matches.
+    const flipped = Buffer.from(b2);
+    flipped[flipped.length - 3]! ^= 1;
+    await refused(Buffer.concat([header, b1, flipped, b3, rest]), `block 2 (byte ${16 + b1.length}) does not match its check: it was changed after it was written`);
+    // Bytes that are no block.
+    await refused(Buffer.concat([header, b1, Buffer.from("not a block of any journal"), b2]), `block 2 (byte ${16 + b1.length}) is not the start of a block`);
+    // Not a journal at all.
+    await refused(Buffer.from("{\"run\":0}\n".repeat(4)), "does not start as a runs journal of this tool");
 
-    // A record's text changed (its check no longer matches): the same, named by line.
-    const changed = temporaryFolder();
-    await interruptAfter(30, changed);
-    const records = lines(changed);
-    records[2] = records[2]!.replace(/"updates":(\d+)/, (_, updates: string) => `"updates":${Number(updates) + 1}`);
-    writeFileSync(join(changed, "runs.jsonl"), `${records.join("\n")}\n`);
-    await expect(runExperiment(sweep, { ...small, outDir: changed, resume: true })).rejects.toThrow(`${join(changed, "runs.jsonl")}: line 3`);
-    expect(lines(changed)).toEqual(records);
+    // The views are never read back: runs.jsonl edited, cut or removed, the resume writes it again from the journal.
+    writeFileSync(path, original);
+    writeFileSync(join(outDir, "runs.jsonl"), "not a record\n");
+    const resumed = await runExperiment(sweep, { ...small, outDir, resume: true });
+    expect(resumed.outcome).toBe("complete");
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
+  });
+
+  it("resumes a folder of a version before 0.16, whose runs.jsonl was its record, to the same tables", async () => {
+    await clean;
+    const outDir = temporaryFolder();
+    await interruptAfter(30, outDir);
+    // As 0.15 left it: runs.jsonl the record, no journal, a manifest that names no tables.
+    rmSync(join(outDir, "runs.journal"));
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as { options: Record<string, unknown> };
+    delete manifest.options.tables;
+    writeFileSync(join(outDir, "manifest.json"), JSON.stringify(manifest));
+    const recorded = lines(outDir).length;
+    const resumed = await runExperiment(sweep, { ...small, outDir, resume: true });
+    expect(resumed.counts.reused).toBe(recorded);
+    expect(resultTables(outDir)).toEqual(resultTables(reference));
+    expect(existsSync(join(outDir, "runs.previous.jsonl"))).toBe(false);
+    expect(existsSync(join(outDir, "runs.parquet"))).toBe(true);
   });
 
   it("resumes a finished sweep as a no-op", async () => {

@@ -70,11 +70,11 @@ describe("a shard's folder", () => {
     expect(html).toContain("Shard 2 of 3: every summary is over this shard's runs of its grid point");
   });
 
-  it("reruns as that shard, to the same runs.csv and runs.jsonl", async () => {
+  it("reruns as that shard, to the same runs.csv, runs.jsonl and runs.parquet", async () => {
     const rerun = await rerunExperiment(shards[2]!, join(folder, "rerun-3"), 2);
-    expect(rerun).toMatchObject({ identical: true, tables: ["runs.csv", "runs.jsonl"] });
+    expect(rerun).toMatchObject({ identical: true, tables: ["runs.csv", "runs.jsonl", "runs.parquet"] });
     const wholeRerun = await rerunExperiment(merged, join(folder, "rerun-merged"), 2);
-    expect(wholeRerun).toMatchObject({ identical: true, tables: ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"] });
+    expect(wholeRerun).toMatchObject({ identical: true, tables: ["runs.csv", "runs.jsonl", "summary.csv", "summary.json", "runs.parquet"] });
   });
 
   it("gives `dataset` the experiment its manifest records (a shard's, a merged one's)", () => {
