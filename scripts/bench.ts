@@ -77,7 +77,7 @@ import { HEAVY_GRID } from "./bench/grids.js";
  *             core: per-run throughput of the sweep phases and end to end (process wall time), and the
  *             tool/peer ratios. The tool runs with the default bounds (the peer's outputs and more:
  *             Novikoff, Snapp, Hu, N(v) and best of the planted separator) and again with `bounds: "all"`
- *             (ratioAll, beside). Skipped, saying why, where the peer or its Python is missing.
+ *             (ratioAll, beside), and with --tables parquet (ratioParquet: runs.parquet alone, no text). Skipped, saying why, where the peer or its Python is missing.
  * memory      (--full only) peak RSS of a sweep of 1 000 000 small runs at 2 threads: the shipped command
  *             in a process of its own, as above; the peak its manifest records (peakRssMb: the coordinator
  *             and its worker threads, which share the process).
@@ -174,10 +174,10 @@ if (results.scalingLarge) {
 if (results.peer) {
   if ("skipped" in results.peer) console.log(`peer: skipped: ${results.peer.skipped}`);
   else {
-    console.log("peer (numpy + numba)              sweep    runs   workers   tool runs/s   peer runs/s   tool/peer   end to end: tool/peer   bounds all: tool/peer");
+    console.log("peer (numpy + numba)              sweep    runs   workers   tool runs/s   peer runs/s   tool/peer   end to end: tool/peer   --tables parquet: tool/peer (end to end)   bounds all: tool/peer");
     for (const row of results.peer.rows) {
       console.log(
-        `                                  ${row.sweep.padEnd(6)} ${String(row.runs).padStart(7)} ${String(row.workers).padStart(9)} ${Math.round(row.tool.sweep).toString().padStart(13)} ${Math.round(row.peer.sweep).toString().padStart(13)} ${row.ratio.sweep.toFixed(2).padStart(11)} ${row.ratio.endToEnd.toFixed(2).padStart(24)} ${row.ratioAll.sweep.toFixed(2).padStart(23)}`,
+        `                                  ${row.sweep.padEnd(6)} ${String(row.runs).padStart(7)} ${String(row.workers).padStart(9)} ${Math.round(row.tool.sweep).toString().padStart(13)} ${Math.round(row.peer.sweep).toString().padStart(13)} ${row.ratio.sweep.toFixed(2).padStart(11)} ${row.ratio.endToEnd.toFixed(2).padStart(24)} ${`${row.ratioParquet.sweep.toFixed(2)} (${row.ratioParquet.endToEnd.toFixed(2)})`.padStart(42)} ${row.ratioAll.sweep.toFixed(2).padStart(23)}`,
       );
     }
   }

@@ -56,16 +56,18 @@ export function peer() {
         const peerRun = wallSeconds("bash", args(workers, sweep.runs), env);
         const peerFigures = JSON.parse(peerRun.stdout.trim().split("\n").filter((line) => line.startsWith("{")).at(-1)!) as { runsPerSecondSweep: number };
         // The tool as the peer runs (the default bounds, no max-margin), then with every bound (`bounds: "all"`) beside.
-        const toolRates = (bounds: string) => {
+        const toolRates = (bounds: string, tables: readonly string[] = []) => {
           const experiment = { name: "bench-peer", repeats: sweep.runs, optimal: false, bounds, grid: { n: sweep.n, d: sweep.d, margin: sweep.margin } };
           const file = join(folder, "experiment.json");
           writeFileSync(file, JSON.stringify(experiment));
           const out = join(folder, "out");
-          const toolRun = wallSeconds(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--overwrite", "--threads", String(workers), "--quiet", "--no-report"]);
+          const toolRun = wallSeconds(process.execPath, [COMPILED_CLI, "run", file, "--out", out, "--overwrite", "--threads", String(workers), "--quiet", "--no-report", ...tables]);
           const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { wallSeconds: number };
           return { sweep: sweep.runs / manifest.wallSeconds, endToEnd: sweep.runs / toolRun.seconds };
         };
         const tool = toolRates("default");
+        // runs.parquet alone: no text formatted anywhere (issue 61's --tables parquet).
+        const toolParquet = toolRates("default", ["--tables", "parquet"]);
         const toolAll = toolRates("all");
         const peerRates = { sweep: peerFigures.runsPerSecondSweep, endToEnd: sweep.runs / peerRun.seconds };
         rows.push({
@@ -73,9 +75,11 @@ export function peer() {
           runs: sweep.runs,
           workers,
           tool,
+          toolParquet,
           toolAll,
           peer: peerRates,
           ratio: { sweep: tool.sweep / peerRates.sweep, endToEnd: tool.endToEnd / peerRates.endToEnd },
+          ratioParquet: { sweep: toolParquet.sweep / peerRates.sweep, endToEnd: toolParquet.endToEnd / peerRates.endToEnd },
           ratioAll: { sweep: toolAll.sweep / peerRates.sweep, endToEnd: toolAll.endToEnd / peerRates.endToEnd },
         });
       }

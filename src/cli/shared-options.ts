@@ -95,7 +95,7 @@ function checkShard(what: string, index: number, count: number): Shard {
   return { index, count };
 }
 
-/** --tables, as run, merge and slurm take it (docs/storage.md). */
+/** --tables, as run, merge and slurm take it (docs/outputs.md, "The record and its views"). */
 export const TABLES_OPTION = {
   type: "string",
   describe: "The run tables to keep, a comma list of csv, jsonl, parquet: runs.parquet is always written; runs.csv and runs.jsonl are views of the same rows (--tables parquet formats no text: the fastest, ~1/10 of the disk)",

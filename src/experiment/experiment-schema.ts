@@ -135,7 +135,7 @@ export const experimentSchema = z
       .describe(`How the random data, initial weights and orders are drawn (docs/theory.md, "Data versions"): 1 (alea, polar normals), 2 (xoshiro128**, ziggurat normals, ~5× faster) or 3 (version 2 with every stream seeded from the whole seed by SplitMix64); default ${LATEST_DATA_VERSION}. A version draws the same bits forever.`),
     tables: oneOrMany(z.enum(RUN_TABLE_NAMES, { error: `must be one or a list of ${RUN_TABLE_NAMES.join(", ")}` }))
       .optional()
-      .describe('The run tables the result folder keeps (docs/storage.md): runs.parquet always; runs.csv and runs.jsonl are views of the same rows, formatted as the runs come. Default ["csv", "jsonl", "parquet"]; "parquet" alone formats no text (the fastest, ~1/10 of the disk). --tables overrides it.'),
+      .describe('The run tables the result folder keeps (docs/outputs.md, "The record and its views"): runs.parquet always; runs.csv and runs.jsonl are views of the same rows, formatted as the runs come. Default ["csv", "jsonl", "parquet"]; "parquet" alone formats no text (the fastest, ~1/10 of the disk). --tables overrides it.'),
     plugins: oneOrMany(z.string({ error: "is not a string (a JavaScript module's path)" }).min(1, { error: "must not be empty" }))
       .optional()
       .describe("Plug-in files (docs/plugins.md): JavaScript modules whose default export is defineGenerator({ … }), defineBound({ … }) or a list of them, paths relative to the experiment file; their generators may then be named in a grid's generator, and their bounds get columns in every table."),

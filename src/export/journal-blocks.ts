@@ -29,7 +29,7 @@ export const DEFLATED = 1;
 /**
  * The zlib level of the blocks. Rows as numbers are mostly repeats (a point's parameters, NaN for the
  * bounds not computed, small whole numbers): deflate's fastest level stores a small run in ~1/4 of its
- * 0.65 KB, which keeps the journal beside runs.parquet within the disk a sweep may take (docs/storage.md).
+ * 0.65 KB, which keeps the journal beside runs.parquet within the disk a sweep may take (docs/outputs.md, "The record and its views").
  */
 const LEVEL = 1;
 

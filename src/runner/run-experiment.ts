@@ -258,13 +258,13 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
     throw error;
   }
   if (!interrupted) checkComplete(outDir, { runs: sink.counts.recorded, plannedRuns: runCount, summaries: writer.summaryRows, plannedSummaries: shard === null ? plan.pointCount : 0 });
-  const endedAt = new Date();
   const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
-  const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
-  // The journal becomes runs.parquet, the typed table every reader of a complete folder reads.
+  // The journal becomes runs.parquet, the typed table every reader of a complete folder reads (in the sweep's time).
   const runsParquet = !interrupted ? writeRunsParquet(outDir, parquetRowGroup(shard), writer.layout) : null;
+  const endedAt = new Date();
+  const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   // The coordinator's cost: its thread's CPU time where Linux tells it, else its event loop's busy time

@@ -39,7 +39,7 @@ export interface RunExperimentOptions {
   /** Run only this shard of the sweep (its folder has runs, no summaries; `merge` joins the shards). */
   readonly shard?: Shard;
   /**
-   * The run tables the folder keeps (docs/storage.md): runs.parquet always, written from the sweep's journal
+   * The run tables the folder keeps (docs/outputs.md, "The record and its views"): runs.parquet always, written from the sweep's journal
    * once it is complete; runs.csv and runs.jsonl, views formatted as the runs come, where listed. Default:
    * the experiment's `tables`, else every one; a resume keeps what the folder's sweep recorded.
    */

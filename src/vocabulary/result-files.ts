@@ -61,7 +61,7 @@ export const TABLE_BYTES = { jsonlRun: 1700, csvRun: 600, textRun: 2300, parquet
 /**
  * The run tables a sweep can keep (the experiment's "tables", --tables): runs.parquet always, and the text
  * tables runs.csv and runs.jsonl as views of the same rows, formatted as the runs come and never read back
- * (docs/storage.md). The default keeps all three.
+ * (docs/outputs.md, "The record and its views"). The default keeps all three.
  */
 export const RUN_TABLE_NAMES = ["csv", "jsonl", "parquet"] as const;
 export type RunTableName = (typeof RUN_TABLE_NAMES)[number];

@@ -182,7 +182,7 @@ describe("edges of 0.12.2 (issue 56): each refused in one line with exit 2, or s
     const out = join(folder, "source");
     expect(cli(["run", "experiments/quick.json", "--out", out, "--quiet", "--no-report"]).code).toBe(0);
     // Without --out, an identical rerun's temporary folder is removed (0.12.2 left a copy of the sweep in TMPDIR).
-    expect(cli(["rerun", out]).stdout).toBe(`identical: a rerun reproduces ${out}/ byte for byte (runs.csv, runs.jsonl, summary.csv, summary.json); its temporary folder was removed (--out keeps a rerun)\n`);
+    expect(cli(["rerun", out]).stdout).toBe(`identical: a rerun reproduces ${out}/ byte for byte (runs.csv, runs.jsonl, summary.csv, summary.json, runs.parquet); its temporary folder was removed (--out keeps a rerun)\n`);
     const again = join(folder, "again");
     expect(cli(["rerun", out, "--out", again]).code).toBe(0);
     expect(cli(["rerun", out, "--out", again])).toMatchObject({ code: 2, stderr: `Error: ${again} already holds results: choose another --out, or add --overwrite to replace them\n` });

@@ -80,7 +80,7 @@ describe("kills aimed at every file operation", () => {
     // An interrupted folder: killed as its first table write is synced.
     const interrupted = join(folder, "interrupted");
     const points = faultPoints(run(join(folder, "trace-2")));
-    const firstSync = points.find(([, operation, path]) => operation === "sync" && path.endsWith("runs.jsonl"))![0];
+    const firstSync = points.find(([, operation, path]) => operation === "sync" && path.endsWith("runs.journal"))![0];
     expect((await cliAsync(run(interrupted), { PERCEPTRON_LAB_TEST_KILL_AT: String(firstSync) })).signal).toBe("SIGKILL");
     // The resume's own operations, traced on a copy of the interrupted folder.
     const copy = (to: string) => {
@@ -90,7 +90,7 @@ describe("kills aimed at every file operation", () => {
     const traced = join(folder, "resume-trace");
     copy(traced);
     const resuming = faultPoints(run(traced, "--resume"));
-    expect(resuming.some(([, operation, path]) => operation === "rename" && path.endsWith("runs.previous.jsonl"))).toBe(true);
+    expect(resuming.some(([, operation, path]) => operation === "rename" && path.endsWith("runs.previous.journal"))).toBe(true);
     const outcomes = await inParallel(
       resuming.map(([k, operation, path]) => async () => {
         const out = join(folder, `resume-kill-${k}`);
@@ -245,20 +245,49 @@ describe("one writer at a time", () => {
 });
 
 describe("records that tell a change", () => {
-  it("refuse a hand-edited record in resume, merge, report and compare, naming the file and line", () => {
+  it("refuse a changed record in resume, report and compare, naming the file (and the block or line)", async () => {
     const out = join(folder, "edited");
     expect(cli(run(out)).code).toBe(0);
+    // A complete folder's runs are its runs.parquet, checked against its manifest by every reader.
+    const parquet = join(out, "runs.parquet");
+    const original = readFileSync(parquet);
+    const changed = Buffer.from(original);
+    changed[200]! ^= 1;
+    writeFileSync(parquet, changed);
+    const refusal = new RegExp(`^Error: ${parquet.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: its SHA-256 is [0-9a-f]{12}…, its manifest records [0-9a-f]{12}…; the result folder was changed by hand: rerun the sweep \\(or --overwrite\\)\n$`);
+    for (const args of [["report", out], ["compare", reference, out], run(out, "--resume")]) {
+      const refused = cli(args);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(refusal);
+    }
+    writeFileSync(parquet, original);
+    // A record of the runs.jsonl view edited: no reader reads it back, but a complete folder resumed is checked whole.
     const path = join(out, "runs.jsonl");
     const lines = readFileSync(path, "utf8").split("\n");
     lines[4] = lines[4]!.replace(/"updates":(\d+)/, (_, updates) => `"updates":${Number(updates) + 1}`);
     writeFileSync(path, lines.join("\n"));
-    const refusal = `Error: ${path}: line 5 does not match its record check: it was changed after it was written; the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over\n`;
-    expect(cli(["report", out])).toMatchObject({ code: 2, stderr: refusal });
-    expect(cli(["compare", reference, out])).toMatchObject({ code: 2, stderr: refusal });
-    const manifest = manifestOf(out);
-    writeFileSync(join(out, "manifest.json"), JSON.stringify({ ...manifest, status: "interrupted" }));
-    // Checked before the folder is touched: in runs.jsonl, the file edited.
-    expect(cli(run(out, "--resume"))).toMatchObject({ code: 2, stderr: refusal });
+    expect(cli(run(out, "--resume"))).toMatchObject({
+      code: 2,
+      stderr: `Error: ${path}: line 5 does not match its record check: it was changed after it was written; the result folder was changed by hand (or written by a perceptron-lab older than 0.2): --overwrite starts over\n`,
+    });
+
+    // An unfinished folder's record, its journal: a changed block is refused by the resume, naming file and block, before anything is touched.
+    const unfinished = join(folder, "edited-unfinished");
+    const points = faultPoints(run(join(folder, "trace-3")));
+    const journalSync = points.find(([, operation, file]) => operation === "sync" && file.endsWith("runs.journal"))![0];
+    expect((await cliAsync(run(unfinished), { PERCEPTRON_LAB_TEST_KILL_AT: String(journalSync) })).signal).toBe("SIGKILL");
+    const journal = join(unfinished, "runs.journal");
+    const bytes = readFileSync(journal);
+    expect(bytes.length).toBeGreaterThan(16 + 40 + 8);
+    bytes[16 + 40 + 8]! ^= 1;
+    writeFileSync(journal, bytes);
+    const manifest = readFileSync(join(unfinished, "manifest.json"), "utf8");
+    // (After the note that the killed run's lock was taken over.)
+    const refused = cli(run(unfinished, "--resume"));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split("\n").at(-2)).toBe(`Error: ${journal}: block 1 (byte 16) does not match its check: it was changed after it was written; the result folder was changed by hand: --overwrite starts over`);
+    expect(readFileSync(journal).equals(bytes)).toBe(true);
+    expect(readFileSync(join(unfinished, "manifest.json"), "utf8")).toBe(manifest);
   });
 });
 
