@@ -2,6 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { ParquetWriter } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
+import type { BinaryRows } from "./binary-rows.js";
 import { runsParquetSchema, RunsParquetColumns, WHOLE_ROW_GROUP } from "./runs-parquet.js";
 import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
@@ -49,6 +50,16 @@ export class RunsParquetWriter {
   add(rows: readonly RunRow[]): void {
     for (const row of rows) {
       this.#group.add(row);
+      if (this.#group.length === this.#rowGroup) this.#flush();
+    }
+  }
+
+  /** Binary rows (binary-rows.ts, in the writer's layout), as add takes their rows: the same bytes. */
+  addBinary(rows: BinaryRows): void {
+    for (let from = 0; from < rows.count; ) {
+      const to = Math.min(rows.count, from + this.#rowGroup - this.#group.length);
+      this.#group.addBinary(rows, from, to);
+      from = to;
       if (this.#group.length === this.#rowGroup) this.#flush();
     }
   }

@@ -1,6 +1,8 @@
 import type { SchemaElement } from "hyparquet";
 import type { ColumnSource } from "hyparquet-writer";
 import type { RunRow } from "../run/run-types.js";
+import type { BinaryRows } from "./binary-rows.js";
+import { COLUMN_KIND, type ColumnKind } from "../run/run-columns.js";
 import { BUILT_IN, type TableLayout } from "../run/table-layout.js";
 
 /**
@@ -49,41 +51,108 @@ export function shardRowGroup(shardCount: number): number {
 }
 
 /**
- * A row group being gathered: each row's values go straight into one array a column, as hyparquet-writer
- * takes them (INT64 as bigints, nulls kept), so that no row object outlives its add.
+ * A row group being gathered, a column at a time: a number column's values in a Float64Array (NaN for null),
+ * the flags and words in arrays (null kept), so that no row object outlives its add and no number is boxed.
+ * take hands them to hyparquet-writer as it takes them: a number column without a null as a typed array
+ * (BigInt64Array for INT64, Float64Array for DOUBLE), one with nulls as an array of bigints or numbers and
+ * nulls. The file's bytes are those of the values, whichever form carried them (tested).
  */
 export class RunsParquetColumns {
   readonly #columns: readonly string[];
-  readonly #data: unknown[][];
+  readonly #kinds: readonly ColumnKind[];
   readonly #integer: readonly boolean[];
+  /** A number column's values, NaN for null (null for the other columns). */
+  #numbers: (Float64Array | null)[];
+  /** A flag or word column's cells (null for the number columns). */
+  #others: (unknown[] | null)[];
+  #length = 0;
 
   constructor(layout: TableLayout = BUILT_IN) {
     this.#columns = layout.columns;
-    this.#data = this.#columns.map(() => []);
+    this.#kinds = layout.kinds;
     this.#integer = this.#columns.map((column) => INTEGER_COLUMNS.has(column));
+    this.#numbers = this.#kinds.map((kind) => (kind === COLUMN_KIND.number ? new Float64Array(1024) : null));
+    this.#others = this.#kinds.map((kind) => (kind === COLUMN_KIND.number ? null : []));
   }
 
   get length(): number {
-    return this.#data[0]!.length;
+    return this.#length;
+  }
+
+  /** Room for `more` rows in every number column. */
+  #reserve(more: number): void {
+    const need = this.#length + more;
+    this.#numbers = this.#numbers.map((numbers) => {
+      if (numbers === null || numbers.length >= need) return numbers;
+      const grown = new Float64Array(Math.max(need, 2 * numbers.length));
+      grown.set(numbers.subarray(0, this.#length));
+      return grown;
+    });
   }
 
   add(row: RunRow): void {
+    this.#reserve(1);
     const columns = this.#columns;
     for (let c = 0; c < columns.length; c++) {
       const value = (row as unknown as Record<string, unknown>)[columns[c]!] as number | string | boolean | null | undefined;
-      let cell: unknown = value ?? null;
+      const numbers = this.#numbers[c] ?? null;
       // A non-finite number is written empty in runs.csv (and null in runs.jsonl): null here too.
-      if (typeof value === "number") cell = Number.isFinite(value) ? (this.#integer[c] ? BigInt(value) : value) : null;
-      this.#data[c]!.push(cell);
+      if (numbers !== null) numbers[this.#length] = typeof value === "number" && Number.isFinite(value) ? value : NaN;
+      else this.#others[c]!.push(value ?? null);
     }
+    this.#length++;
+  }
+
+  /**
+   * Rows `from` to `to` of binary rows (binary-rows.ts, in this layout), column by column: the same cells as
+   * add gives their rows (a NaN is null), without a row object between them.
+   */
+  addBinary({ values, texts }: Pick<BinaryRows, "values" | "texts">, from: number, to: number): void {
+    this.#reserve(to - from);
+    const width = this.#kinds.length;
+    for (let c = 0; c < width; c++) {
+      const numbers = this.#numbers[c] ?? null;
+      if (numbers !== null) {
+        for (let r = from, at = from * width + c, k = this.#length; r < to; r++, at += width, k++) {
+          const value = values[at]!;
+          numbers[k] = value - value === 0 ? value : NaN;
+        }
+        continue;
+      }
+      const others = this.#others[c]!;
+      const boolean = this.#kinds[c] === COLUMN_KIND.boolean;
+      for (let r = from, at = from * width + c; r < to; r++, at += width) {
+        const value = values[at]!;
+        others.push(value !== value ? null : boolean ? value === 1 : texts[value]!);
+      }
+    }
+    this.#length += to - from;
   }
 
   /** The gathered rows as hyparquet-writer's columns, in the layout's order; the builder starts empty again. */
   take(): ColumnSource[] {
-    return this.#columns.map((column, c) => {
-      const data = this.#data[c]!;
-      this.#data[c] = [];
-      return { name: column, data, nullable: !REQUIRED_COLUMNS.has(column) };
+    const length = this.#length;
+    const columns = this.#columns.map((column, c): ColumnSource => {
+      const nullable = !REQUIRED_COLUMNS.has(column);
+      const numbers = this.#numbers[c] ?? null;
+      if (numbers === null) {
+        const data = this.#others[c]!;
+        this.#others[c] = [];
+        return { name: column, data, nullable };
+      }
+      const view = numbers.subarray(0, length);
+      const integer = this.#integer[c];
+      if (!view.some((value) => value !== value)) {
+        return { name: column, data: integer ? BigInt64Array.from(view, (value) => BigInt(value)) : view.slice(), nullable };
+      }
+      const data = new Array<bigint | number | null>(length);
+      for (let k = 0; k < length; k++) {
+        const value = view[k]!;
+        data[k] = value !== value ? null : integer ? BigInt(value) : value;
+      }
+      return { name: column, data, nullable };
     });
+    this.#length = 0;
+    return columns;
   }
 }

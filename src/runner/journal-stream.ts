@@ -5,6 +5,7 @@ import { LineFile } from "../export/line-file.js";
 import { BOTH_RUN_TABLES, runLines } from "../export/run-lines.js";
 import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
+import { RUN_COLUMNS } from "../run/run-columns.js";
 import type { TableLayout } from "../run/table-layout.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { optionsText } from "../vocabulary/option-words.js";
@@ -53,6 +54,29 @@ export class JournalStream implements RunStream {
   takeLine(): { row: RunRow; line: string } | null {
     const row = this.take();
     return row === null ? null : { row, line: runLines([row], BOTH_RUN_TABLES, this.layout).jsonl.slice(0, -1) };
+  }
+
+  /**
+   * The rest of the current block, or the next block, as binary rows (binary-rows.ts): what runs.parquet is
+   * written from, without a row object each. Their runs are checked in order as take checks them.
+   */
+  takeBlock(): BinaryRows | null {
+    if (this.#head !== undefined && this.#head !== null) throw new Error("JournalStream.takeBlock after a peek (a bug)");
+    this.#head = undefined;
+    while (this.#rows === null || this.#index >= this.#rows.count) {
+      if (this.#ended || !this.#nextBlock()) return null;
+    }
+    const { width } = this.layout;
+    const rows = this.#rows;
+    const from = this.#index;
+    const values = rows.values.subarray(from * width, rows.count * width);
+    for (let at = RUN_AT; at < values.length; at += width) {
+      const run = values[at]!;
+      if (!Number.isInteger(run) || run <= this.#previousRun) throw corrupt(this.path, `block ${this.#block} holds run ${run} after run ${this.#previousRun}: not in order`);
+      this.#previousRun = run;
+    }
+    this.#index = rows.count;
+    return { count: rows.count - from, values, texts: rows.texts };
   }
 
   #next(): RunRow | null {
@@ -107,6 +131,9 @@ export class JournalStream implements RunStream {
     }
   }
 }
+
+/** Where a row's run is among its numbers. */
+const RUN_AT = RUN_COLUMNS.indexOf("run");
 
 /** Reads a journal to its end, every block's check verified: throws, naming the file and the block, at the first that was changed. */
 export function verifyJournal(path: string, layout: TableLayout): void {

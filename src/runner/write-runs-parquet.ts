@@ -34,8 +34,13 @@ export function writeRunsParquet(folder: string, rowGroup = WHOLE_ROW_GROUP, lay
     writeFileAtomicWith(path, (append) => {
       const writer = new RunsParquetWriter(append, rowGroup, layout, parquetCreatedBy());
       const journal = join(folder, OUTPUT_FILES.runsJournal);
-      const stream = existsSync(journal) ? new JournalStream(journal, layout) : new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
-      for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
+      if (existsSync(journal)) {
+        const stream = new JournalStream(journal, layout);
+        for (let block = stream.takeBlock(); block !== null; block = stream.takeBlock()) writer.addBinary(block);
+      } else {
+        const stream = new RecordStream(join(folder, OUTPUT_FILES.runsJsonl));
+        for (let row = stream.take(); row !== null; row = stream.take()) writer.add([row]);
+      }
       digest = writer.finish();
     });
   } catch (error) {

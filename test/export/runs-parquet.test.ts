@@ -10,6 +10,10 @@ import { rerunExperiment } from "../../src/runner/rerun-experiment.js";
 import { runExperiment } from "../../src/runner/run-experiment.js";
 import { writeRunsParquet } from "../../src/runner/write-runs-parquet.js";
 import { EVERY_VALUE_GRID, temporaryFolder } from "../helpers.js";
+import { RunsParquetWriter } from "../../src/export/runs-parquet-writer.js";
+import { encodeRows } from "../../src/export/binary-rows.js";
+import { BUILT_IN } from "../../src/run/table-layout.js";
+import type { RunRow } from "../../src/run/run-types.js";
 
 const source = { name: "parquet", repeats: 3, maxEpochs: 30, grid: EVERY_VALUE_GRID };
 const loaded: LoadedExperiment = { path: "inline.json", experiment: parseExperiment(source, "inline"), source, hash: "e".repeat(64) };
@@ -29,6 +33,26 @@ const pythonReads = spawnSync(python, ["-c", "import pyarrow, pandas, polars"], 
 if (!pythonReads) console.warn(`Skipping the pyarrow/pandas/polars check of runs.parquet: ${python} cannot import them (set PARQUET_PYTHON to a python that can)`);
 
 describe("runs.parquet", () => {
+  it("is the same bytes from rows as numbers (the journal's) as from their row objects, across row groups", async () => {
+    const folder = temporaryFolder();
+    await runExperiment(loaded, { threads: 2, outDir: folder });
+    const rows = records(folder) as unknown as RunRow[];
+    const written = (feed: (writer: RunsParquetWriter) => void) => {
+      const parts: Uint8Array[] = [];
+      const writer = new RunsParquetWriter((part) => parts.push(part.slice()), 7, BUILT_IN, "perceptron-lab");
+      feed(writer);
+      return { digest: writer.finish(), bytes: Buffer.concat(parts) };
+    };
+    const fromRows = written((writer) => writer.add(rows));
+    // In batches that cross the groups of 7 rows unevenly.
+    const fromNumbers = written((writer) => {
+      for (let at = 0; at < rows.length; at += 5) writer.addBinary(encodeRows(rows.slice(at, at + 5), { owned: true }));
+    });
+    expect(fromNumbers.bytes.equals(fromRows.bytes)).toBe(true);
+    expect(fromNumbers.digest).toEqual(fromRows.digest);
+    expect(fromRows.digest.rows).toBe(rows.length);
+  });
+
   it("holds the runs table, typed, the same bytes whatever the threads or shards", async () => {
     const one = temporaryFolder();
     const two = temporaryFolder();
