@@ -1,5 +1,5 @@
 import { digestBinary, type PointHead, type RunDigest } from "../aggregate/run-digest.js";
-import { encodeRows } from "../export/binary-rows.js";
+import { encodeRows, type BinaryRows } from "../export/binary-rows.js";
 import { journalBlock } from "../export/journal-blocks.js";
 import { binaryLineViews, BOTH_RUN_TABLES, type RunLineBytes, type RunTables } from "../export/run-lines.js";
 import type { RunRow } from "../run/run-types.js";
@@ -15,6 +15,8 @@ export interface BatchOutput {
   readonly lines: RunLineBytes;
   /** The rows as the journal's block (journal-blocks.ts); empty where the folder keeps no journal. */
   readonly journal: Uint8Array;
+  /** The rows as numbers (binary-rows.ts), in order, for runs.parquet (parquet-thread.ts): views of a ring until released. */
+  readonly rows: readonly BinaryRows[];
   readonly digest: RunDigest;
   /**
    * Where the lines and the digest's values are views of a thread's ring (see openOutput in output-ring.ts): frees
@@ -34,11 +36,13 @@ export function batchOutput(
   rows: readonly RunRow[],
   { tables = BOTH_RUN_TABLES, journal = true, records, layout = BUILT_IN }: { readonly tables?: RunTables; readonly journal?: boolean | undefined; readonly records?: string | undefined; readonly layout?: TableLayout } = {},
 ): BatchOutput {
-  const binary = encodeRows(rows, { layout });
+  // Owned: an output may wait in the sweep's window while other rows are encoded.
+  const binary = encodeRows(rows, { layout, owned: true });
   const { jsonl, csv } = binaryLineViews(binary, { jsonl: tables.jsonl && records === undefined, csv: tables.csv }, layout);
   return {
     lines: { jsonl: tables.jsonl && records !== undefined ? UTF8.encode(records) : jsonl.slice(), csv: csv.slice() },
     journal: journal ? journalBlock(binary, layout.width) : NO_BYTES,
+    rows: [binary],
     digest: digestBinary(binary, layout),
   };
 }
@@ -64,6 +68,8 @@ export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
   const lines = { jsonl: concatBytes(outputs.map((output) => output.lines.jsonl)), csv: concatBytes(outputs.map((output) => output.lines.csv)) };
   // Blocks one after another are the journal of their rows in that order.
   const journal = concatBytes(outputs.map((output) => output.journal));
+  // Copied, as the lines: the parts' rings may take their slots back.
+  const rows = outputs.flatMap((output) => output.rows.map((part) => ({ ...part, values: part.values.slice() })));
   const heads: PointHead[] = [];
   let at = 0;
   for (const { digest } of outputs) {
@@ -76,6 +82,7 @@ export function joinOutputs(outputs: readonly BatchOutput[]): BatchOutput {
   return {
     lines,
     journal,
+    rows,
     digest: {
       count: outputs.reduce((sum, output) => sum + output.digest.count, 0),
       values,

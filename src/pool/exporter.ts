@@ -10,7 +10,7 @@ import { digestBinary } from "../aggregate/run-digest.js";
 import { binaryLineViews, type RunTables } from "../export/run-lines.js";
 import { tableLayout } from "../run/table-layout.js";
 import { journalBlock } from "../export/journal-blocks.js";
-import { NO_BYTES, NO_FLOATS, OutputRing, openPosted, type PostedOutput } from "./output-ring.js";
+import { NO_BYTES, OutputRing, openPosted, type PostedOutput } from "./output-ring.js";
 
 /**
  * A worker's output (its rows as numbers) and the run tables to format; `extraBounds`: the sweep's plug-in
@@ -36,7 +36,8 @@ export default function exportBatch({ posted, tables, journal, extraBounds }: Ex
   const { count, values, heads, notable } = digestBinary(rows, layout);
   const block = journal ? journalBlock(rows, layout.width) : NO_BYTES;
   // Packed (copied) before the worker's slot is freed: the rows are a view of it.
-  const output = ring.pack({ values, rows: NO_FLOATS, jsonl: lines.jsonl, csv: lines.csv, journal: block }, { count, heads, notable, texts: [] });
+  // The rows go on too (for runs.parquet: parquet-thread.ts), with the texts their numbers index.
+  const output = ring.pack({ values, rows: opened.parts.rows, jsonl: lines.jsonl, csv: lines.csv, journal: block }, { count, heads, notable, texts: opened.texts });
   opened.release();
   return output;
 }

@@ -45,7 +45,7 @@ export interface OutputHead {
   readonly count: number;
   readonly heads: PointHead[];
   readonly notable: RunRow[];
-  /** The texts the rows' text columns index (BinaryRows.texts); empty once formatted. */
+  /** The texts the rows' text columns index (BinaryRows.texts). */
   readonly texts: readonly string[];
 }
 
@@ -144,6 +144,7 @@ export function openPosted(message: PostedOutput): OpenedOutput {
 
 /** A formatted output (an exporter's) as the coordinator's BatchOutput: views of the slot, with its release. */
 export function openOutput(message: PostedOutput): BatchOutput {
-  const { count, heads, notable, parts, release } = openPosted(message);
-  return { lines: { jsonl: parts.jsonl, csv: parts.csv }, journal: parts.journal, digest: { count, values: parts.values, heads, notable }, release };
+  const { count, heads, notable, parts, texts, release } = openPosted(message);
+  const rows = parts.rows.length === 0 ? [] : [{ count, values: parts.rows, texts }];
+  return { lines: { jsonl: parts.jsonl, csv: parts.csv }, journal: parts.journal, rows, digest: { count, values: parts.values, heads, notable }, release };
 }

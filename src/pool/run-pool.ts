@@ -1,7 +1,4 @@
 import { availableParallelism } from "node:os";
-import { createRequire } from "node:module";
-import { extname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Piscina } from "piscina";
 import type { DataSets } from "../generators/generate-data.js";
@@ -13,6 +10,7 @@ import exportBatch, { type ExportTask } from "./exporter.js";
 import { tableLayout } from "../run/table-layout.js";
 import { openOutput, type PostedOutput } from "./output-ring.js";
 import { shareDataSets } from "./shared-data-sets.js";
+import { threadModule } from "./thread-module.js";
 import type { TestFaults } from "./test-faults.js";
 import type { PluginInfo } from "../vocabulary/plugin-info.js";
 
@@ -101,11 +99,8 @@ export class RunPool {
     this.#timeoutMs = options.runTimeoutSeconds === undefined ? null : timeoutMilliseconds(options.runTimeoutSeconds);
     this.#memoryMb = options.workerMemoryMb ?? null;
     this.#slots = pLimit(this.#timeoutMs === null ? 2 * this.threads : this.threads);
-    const fromSources = extname(fileURLToPath(import.meta.url)) === ".ts";
-    const bundle = fromSources ? testWorkerBundle() : null;
     // Compiled: the CommonJS entry (see worker-entry.cts); from the sources: worker.ts through tsx, or its bundle.
-    const filename = bundle ?? new URL(fromSources ? "./worker.ts" : "./worker-entry.cjs", import.meta.url).href;
-    const execArgv = fromSources && bundle === null ? typeScriptExecArgv() : undefined;
+    const { filename, execArgv } = threadModule("worker", undefined, import.meta.url);
     const exporters = options.exporters ?? exporterThreads(this.threads);
     this.#pool = new Piscina({
       filename,
@@ -129,10 +124,11 @@ export class RunPool {
         ...(this.#memoryMb === null ? {} : { maxOldGenerationSizeMb: this.#memoryMb }),
       },
     });
+    const exporter = threadModule("exporter", "exportBatch", import.meta.url);
     this.#exporters = exporters === 0 ? null : new Piscina({
       // The tests' bundle is the workers' module, which re-exports the exporter's task.
-      filename: bundle ?? new URL(fromSources ? "./exporter.ts" : "./exporter-entry.cjs", import.meta.url).href,
-      ...(bundle === null ? {} : { name: "exportBatch" }),
+      filename: exporter.filename,
+      ...(exporter.name === undefined ? {} : { name: exporter.name }),
       minThreads: exporters,
       maxThreads: exporters,
       idleTimeout: 60_000,
@@ -206,25 +202,4 @@ export function timeoutMilliseconds(seconds: number): number {
   return ms;
 }
 
-/**
- * Running from the TypeScript sources, the threads load worker.ts through tsx, unless
- * PERCEPTRON_LAB_TEST_WORKER names a CommonJS bundle of it: the test suite makes one from the same sources
- * each time it starts (test/global-setup.ts), since a thread starts on ~150 ms of CPU from it and on ~650 ms
- * through tsx, which the suite's hundreds of pools would spend again and again.
- */
-function testWorkerBundle(): string | null {
-  const bundle = process.env.PERCEPTRON_LAB_TEST_WORKER;
-  return bundle === undefined || bundle === "" ? null : bundle;
-}
-
-/**
- * The options that start a worker thread able to load TypeScript modules (tsx's loader). `undefined` when
- * the parent already runs under tsx: the thread then inherits the parent's options as they are. Passing
- * them explicitly would make Node reject any V8 or process-wide option among them (--max-old-space-size,
- * say), which a thread cannot take on its own.
- */
-export function typeScriptExecArgv(): string[] | undefined {
-  if (process.execArgv.some((argument) => argument.includes("tsx"))) return undefined;
-  const loader = createRequire(import.meta.url).resolve("tsx");
-  return [...process.execArgv, "--import", pathToFileURL(loader).href];
-}
+export { typeScriptExecArgv } from "./thread-module.js";

@@ -65,5 +65,6 @@ export default function runBatch(batch: RunBatch): PostedOutput {
   return ring === null ? { ...head, parts } : ring.pack(parts, head);
 }
 
-/** The exporters' task, from the same module where the tests bundle it (see run-pool.ts). */
+/** The exporters' and the parquet thread's tasks, from the same module where the tests bundle it (see thread-module.ts). */
 export { exportBatch };
+export { default as encodeParquet } from "./parquet-encoder.js";

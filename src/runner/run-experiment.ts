@@ -27,7 +27,10 @@ import { SYNC_EVERY_MS, TableSink } from "./table-sink.js";
 import { mainThreadCpuSeconds } from "./thread-cpu.js";
 import { toolInfo } from "./tool-info.js";
 import { writeViolationData } from "./write-violation-data.js";
-import { completeRunsTables, parquetRowGroup, RUNS_PARQUET, writeRunsParquet } from "./write-runs-parquet.js";
+import { completeRunsTables, parquetCreatedBy, parquetRowGroup, RUNS_PARQUET } from "./write-runs-parquet.js";
+import { AtomicFileWriter } from "../files/atomic-file.js";
+import { ParquetThread } from "../pool/parquet-thread.js";
+import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
 import { optionsText } from "../vocabulary/option-words.js";
 import { checkTables, recordTables } from "./table-record.js";
 import type { RunCounts, RunExperimentOptions, RunReport } from "./run-options.js";
@@ -195,7 +198,14 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
   // A view the sweep does not keep, left by an earlier one (a folder before 0.16 resumed with --tables parquet), goes.
   for (const [view, file] of [["csv", OUTPUT_FILES.runsCsv], ["jsonl", OUTPUT_FILES.runsJsonl]] as const) if (!views.includes(view)) removePath(join(outDir, file));
   const writer = new ResultWriter(outDir, { summaries: shard === null, runsCsv: views.includes("csv"), runsJsonl: views.includes("jsonl"), journal: true, layout: tableLayout(plan.settings.extraBounds) });
-  const sink = new TableSink(writer, shard === null);
+  // runs.parquet is made as the rows come, on a thread of its own (parquet-thread.ts), into a temporary file
+  // renamed into place once complete; the journal stays the record until the manifest records the file.
+  const parquetFile = new AtomicFileWriter(join(outDir, RUNS_PARQUET));
+  const parquet = new ParquetThread(
+    { rowGroup: parquetRowGroup(shard), ...(plan.settings.extraBounds === undefined ? {} : { extraBounds: plan.settings.extraBounds }), createdBy: parquetCreatedBy() },
+    (part) => parquetFile.append(part),
+  );
+  const sink = new TableSink(writer, shard === null, parquet);
   // The lines of the views the folder writes, and no others (none for --tables parquet).
   const tables = writer.runTables;
   let reused = 0;
@@ -244,25 +254,45 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
       } else {
         window.push(pool.run({ settings: plan.settings, ranges: segment.ranges, tables }));
       }
-      if (window.length >= limit) consume(await next());
+      if (window.length >= limit) {
+        consume(await next());
+        await parquet.room();
+      }
     }
-    while (window.length > 0) consume(await next());
+    while (window.length > 0) {
+      consume(await next());
+      await parquet.room();
+    }
     // The threads wind down while the last summaries are taken. An interrupted sweep writes the summaries
     // of the points it completed, not of the one it was in.
     const closing = pool.close();
     sink.close(!interrupted);
     await closing;
+    if (interrupted) parquetFile.abandon();
   } catch (error) {
     // A failed write (or a record refused) stops the sweep: what is on disk stays whole and resumable.
     sink.abandon();
+    parquetFile.abandon();
+    await parquet.close();
     throw error;
   }
   if (!interrupted) checkComplete(outDir, { runs: sink.counts.recorded, plannedRuns: runCount, summaries: writer.summaryRows, plannedSummaries: shard === null ? plan.pointCount : 0 });
   const counts: RunCounts = { runs: runCount, points: plan.pointCount, reused, ...sink.counts };
   const violationData = writeViolationData(outDir, experiment, sink.firstViolations, dataSets);
   if (!interrupted && previous !== null) removePath(previous.path);
-  // The journal becomes runs.parquet, the typed table every reader of a complete folder reads (in the sweep's time).
-  const runsParquet = !interrupted ? writeRunsParquet(outDir, parquetRowGroup(shard), writer.layout) : null;
+  // runs.parquet, the typed table every reader of a complete folder reads, complete: its last bytes, then in place.
+  let runsParquet: RunsParquetDigest | null = null;
+  try {
+    if (!interrupted) {
+      runsParquet = await parquet.finish();
+      parquetFile.commit();
+    }
+  } catch (error) {
+    parquetFile.abandon();
+    throw error;
+  } finally {
+    await parquet.close();
+  }
   const endedAt = new Date();
   const wallSeconds = (endedAt.getTime() - startedAt.getTime()) / 1000;
   // The process's peak resident memory so far (the coordinator and its threads share it), in MB.

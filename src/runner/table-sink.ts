@@ -1,3 +1,4 @@
+import type { BinaryRows } from "../export/binary-rows.js";
 import { PointSummariser } from "../aggregate/point-summariser.js";
 import { SpillFolder } from "../aggregate/spill-folder.js";
 import type { SummaryRow } from "../run/summary-types.js";
@@ -49,9 +50,10 @@ export class TableSink {
 
   /**
    * `summaries: false` for a shard, whose grid points may be split with other shards. Summaries spill
-   * into a private folder of the result folder (see SpillFolder).
+   * into a private folder of the result folder (see SpillFolder). `parquet`: where the rows as numbers go to
+   * become runs.parquet (a sweep's parquet thread), in order.
    */
-  constructor(readonly writer: ResultWriter, summaries = true) {
+  constructor(readonly writer: ResultWriter, summaries = true, readonly parquet: { add(rows: BinaryRows): void } | null = null) {
     this.#writer = writer;
     this.#summariser = summaries ? new PointSummariser(new SpillFolder(writer.outDir, SPILL_PREFIX), writer.layout) : null;
     this.#width = digestWidth(writer.layout);
@@ -61,6 +63,7 @@ export class TableSink {
   write(output: BatchOutput): void {
     const { lines, digest } = output;
     this.#writer.writeRuns(lines, output.journal);
+    if (this.parquet !== null) for (const rows of output.rows) this.parquet.add(rows);
     const { values } = digest;
     for (let k = 0, at = 0; k < digest.count; k++, at += this.#width) {
       const flags = values[at + DIGEST_FLAGS]!;

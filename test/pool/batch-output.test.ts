@@ -4,13 +4,14 @@ import { errorRow, executeRun } from "../../src/run/execute-run.js";
 import { batchSpecs } from "../../src/sweep/run-batch.js";
 import { pointParameters, sweepPoint, TEST_SETTINGS } from "../helpers.js";
 import { blocksRows } from "../../src/export/journal-blocks.js";
-import { decodeRow } from "../../src/export/binary-rows.js";
+import { decodeRow, type BinaryRows } from "../../src/export/binary-rows.js";
 import type { BatchOutput } from "../../src/pool/batch-output.js";
 import { BUILT_IN } from "../../src/run/table-layout.js";
 
-/** An output with its journal's blocks read back as rows: blocks cut otherwise hold the same rows. */
+/** An output with its journal's blocks and its rows as numbers read back as rows: cut otherwise, they hold the same rows. */
 function withJournalRows(output: BatchOutput): unknown {
-  return { ...output, journal: blocksRows(output.journal, BUILT_IN.width).flatMap((rows) => Array.from({ length: rows.count }, (_, k) => decodeRow(rows, k))) };
+  const decoded = (parts: readonly BinaryRows[]) => parts.flatMap((rows) => Array.from({ length: rows.count }, (_, k) => decodeRow(rows, k)));
+  return { ...output, journal: decoded(blocksRows(output.journal, BUILT_IN.width)), rows: decoded(output.rows) };
 }
 
 describe("joinOutputs", () => {
@@ -22,7 +23,7 @@ describe("joinOutputs", () => {
     const whole = batchOutput(rows);
     expect(whole.digest.heads.map((head) => head.point)).toEqual([0, 1]);
     expect(whole.digest.notable).toEqual([rows[1]]);
-    expect(withJournalRows(whole)).toMatchObject({ journal: rows });
+    expect(withJournalRows(whole)).toMatchObject({ journal: rows, rows });
     expect(withJournalRows(joinOutputs(rows.map((row) => batchOutput([row]))))).toEqual(withJournalRows(whole));
     expect(withJournalRows(joinOutputs([batchOutput(rows.slice(0, 2)), batchOutput(rows.slice(2))]))).toEqual(withJournalRows(whole));
   });
@@ -45,9 +46,9 @@ describe("batchOutput", () => {
     const both = batchOutput(rows);
     expect(both.lines.jsonl.length).toBeGreaterThan(0);
     expect(both.lines.csv.length).toBeGreaterThan(0);
-    expect(batchOutput(rows, { tables: { jsonl: true, csv: false } })).toEqual({ lines: { jsonl: both.lines.jsonl, csv: new Uint8Array(0) }, journal: both.journal, digest: both.digest });
-    expect(batchOutput(rows, { tables: { jsonl: false, csv: true } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: both.lines.csv }, journal: both.journal, digest: both.digest });
-    expect(batchOutput(rows, { tables: { jsonl: false, csv: false } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: new Uint8Array(0) }, journal: both.journal, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: true, csv: false } })).toEqual({ lines: { jsonl: both.lines.jsonl, csv: new Uint8Array(0) }, journal: both.journal, rows: both.rows, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: true } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: both.lines.csv }, journal: both.journal, rows: both.rows, digest: both.digest });
+    expect(batchOutput(rows, { tables: { jsonl: false, csv: false } })).toEqual({ lines: { jsonl: new Uint8Array(0), csv: new Uint8Array(0) }, journal: both.journal, rows: both.rows, digest: both.digest });
     // No journal's block where the folder keeps none (a merge's).
     expect(batchOutput(rows, { journal: false }).journal).toEqual(new Uint8Array(0));
   });

@@ -13,7 +13,7 @@ const bogus = sweepPoint(2, pointParameters({ n: 40, d: 3, init: "bogus" }), 2);
 
 /** An output as plain arrays (copies of a ring's views), its slot released: what batchOutput gives in process. */
 function settled(output: BatchOutput): BatchOutput {
-  const plain = { lines: { jsonl: output.lines.jsonl.slice(), csv: output.lines.csv.slice() }, journal: output.journal.slice(), digest: { ...output.digest, values: output.digest.values.slice() } };
+  const plain = { lines: { jsonl: output.lines.jsonl.slice(), csv: output.lines.csv.slice() }, journal: output.journal.slice(), rows: output.rows.map((rows) => ({ ...rows, values: rows.values.slice() })), digest: { ...output.digest, values: output.digest.values.slice() } };
   output.release?.();
   return plain;
 }

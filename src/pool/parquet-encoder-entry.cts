@@ -1,0 +1,11 @@
+/**
+ * The CommonJS entry of the parquet thread (compiled to parquet-encoder-entry.cjs), as worker-entry.cts is the
+ * workers': it loads parquet-encoder.ts (ESM) by import() when the thread starts.
+ */
+const encoder: Promise<typeof import("./parquet-encoder.js")> = import("./parquet-encoder.js");
+
+async function encodeParquet(task: Parameters<(typeof import("./parquet-encoder.js"))["default"]>[0]): Promise<ReturnType<(typeof import("./parquet-encoder.js"))["default"]>> {
+  return (await encoder).default(task);
+}
+
+export = encodeParquet;
