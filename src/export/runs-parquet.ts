@@ -140,14 +140,20 @@ export class RunsParquetColumns {
         this.#others[c] = [];
         return { name: column, data, nullable };
       }
-      const view = numbers.subarray(0, length);
       const integer = this.#integer[c];
-      if (!view.some((value) => value !== value)) {
-        return { name: column, data: integer ? BigInt64Array.from(view, (value) => BigInt(value)) : view.slice(), nullable };
+      let nulls = 0;
+      for (let k = 0; k < length; k++) if (numbers[k] !== numbers[k]) nulls++;
+      if (nulls === 0 && !integer) return { name: column, data: numbers.slice(0, length), nullable };
+      if (nulls === 0) {
+        const data = new BigInt64Array(length);
+        for (let k = 0; k < length; k++) data[k] = BigInt(numbers[k]!);
+        return { name: column, data, nullable };
       }
+      // Every row null (a bound the sweep does not compute): one array of nulls.
+      if (nulls === length) return { name: column, data: new Array<null>(length).fill(null), nullable };
       const data = new Array<bigint | number | null>(length);
       for (let k = 0; k < length; k++) {
-        const value = view[k]!;
+        const value = numbers[k]!;
         data[k] = value !== value ? null : integer ? BigInt(value) : value;
       }
       return { name: column, data, nullable };
