@@ -25,6 +25,28 @@ describe("usage mistakes of run and rerun", () => {
     expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
+  it("keeps the run tables --tables names (runs.parquet always), and refuses a list that names another or none", () => {
+    const run = (out: string, ...more: string[]) => cli(["run", "experiments/quick.json", "--set", "repeats=1", "--out", out, "--quiet", "--no-report", ...more]);
+    const only = join(folder, "views-parquet");
+    expect(run(only, "--tables", "parquet").code).toBe(0);
+    expect(readdirSync(only).sort()).toEqual(["manifest.json", "runs.parquet", "summary.csv", "summary.json"]);
+    const csv = join(folder, "views-csv");
+    expect(run(csv, "--tables", "csv").code).toBe(0);
+    expect(readdirSync(csv).sort()).toEqual(["manifest.json", "runs.csv", "runs.parquet", "summary.csv", "summary.json"]);
+    // A resume keeps the folder's tables; --parquet is accepted and changes nothing.
+    expect(run(csv, "--resume", "--parquet").code).toBe(0);
+    expect(readdirSync(csv).sort()).toEqual(["manifest.json", "runs.csv", "runs.parquet", "summary.csv", "summary.json"]);
+    const usage = (text: string) => ({ code: 2, stdout: "", stderr: `Error: ${text}\nRun with --help for the options.\n` });
+    expect(run(join(folder, "never"), "--tables", "csv,xml")).toMatchObject(usage('--tables csv,xml: "xml" is not a run table: list any of csv, jsonl, parquet'));
+    expect(run(join(folder, "never"), "--tables", ",")).toMatchObject(usage("--tables ,: names no table: list any of csv, jsonl, parquet (runs.parquet is always written)"));
+    expect(run(join(folder, "never"), "--tables", "csv", "--parquet-only")).toMatchObject(usage("--parquet-only and --tables csv: --parquet-only keeps runs.parquet alone; choose one"));
+    expect(existsSync(join(folder, "never"))).toBe(false);
+    // The dry run states each table's disk as the run will keep them.
+    const plan = cli(["run", "experiments/quick.json", "--dry-run", "--tables", "parquet"]).stdout;
+    expect(plan).toMatch(/estimated disk: about .+ of tables \(runs\.parquet ~.+; runs\.journal, ~.+, is the record while the sweep runs/);
+    expect(plan).not.toContain("runs.jsonl ~");
+  });
+
   it("refuses a flag that takes a value given without one (an unset variable), naming it, before anything is written", () => {
     const out = join(folder, "bare");
     const refused = (args: string[], flag: string) =>

@@ -184,6 +184,17 @@ describe("merge of runs.parquet shards", () => {
     await mergeShards(join(folder, "mixed"), [shards[0]!, textShard, shards[2]!], { tables: ["csv", "jsonl", "parquet"] });
     for (const file of ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"]) expect(read(join(folder, "mixed"), file).equals(read(whole, file))).toBe(true);
 
+    // A shard as 0.15 left it (its runs.jsonl its record: no runs.parquet, a manifest that names no tables)
+    // among these: read from its own record.
+    const legacy = join(folder, "legacy-2");
+    cpSync(textShard, legacy, { recursive: true });
+    rmSync(join(legacy, "runs.parquet"));
+    const { runsParquet: _digest, ...legacyManifest } = manifestOf(legacy);
+    const { tables: _tables, ...legacyOptions } = legacyManifest.options as Record<string, unknown>;
+    writeFileSync(join(legacy, "manifest.json"), JSON.stringify({ ...legacyManifest, tool: { ...(legacyManifest.tool as object), version: "0.15.0" }, options: legacyOptions }));
+    await mergeShards(join(folder, "with-legacy"), [shards[0]!, legacy, shards[2]!], { tables: ["csv", "jsonl", "parquet"], allowMixedVersions: true });
+    for (const file of ["runs.csv", "runs.jsonl", "summary.csv", "summary.json", "runs.parquet"]) expect(read(join(folder, "with-legacy"), file).equals(read(whole, file))).toBe(true);
+
     // A changed shard is refused, and the output folder is left as it was.
     const path = join(shards[1]!, "runs.parquet");
     const bytes = Buffer.from(readFileSync(path));
