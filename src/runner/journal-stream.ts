@@ -1,15 +1,14 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { decodeRow, encodeRows, type BinaryRows } from "../export/binary-rows.js";
 import { BLOCK_CHECK_BYTES, BLOCK_HEADER_BYTES, JOURNAL_HEADER_BYTES, journalBlock, journalHeader, openBlock, readBlockHead, readJournalHeader } from "../export/journal-blocks.js";
 import { LineFile } from "../export/line-file.js";
 import { BOTH_RUN_TABLES, runLines } from "../export/run-lines.js";
-import { removePath, renameDurably } from "../files/checked-fs.js";
 import type { RunRow } from "../run/run-types.js";
 import { RUN_COLUMNS } from "../run/run-columns.js";
 import type { TableLayout } from "../run/table-layout.js";
 import { InputError } from "../vocabulary/input-error.js";
 import { optionsText } from "../vocabulary/option-words.js";
-import type { RunStream } from "./recorded-runs.js";
+import { consolidate, type RunStream } from "./recorded-runs.js";
 
 /**
  * The rows of a sweep's journal (runs.journal, journal-blocks.ts), in run order, a block at a time: each
@@ -144,48 +143,22 @@ export function verifyJournal(path: string, layout: TableLayout): void {
 /** Rows a consolidated journal's block holds. */
 const BLOCK_ROWS = 256;
 
-/**
- * Gathers every row of two journals into `previous` before a resume writes runs.journal anew, and returns
- * its path (null when neither exists). `journal` (the newest, possibly a partial rewrite by an interrupted
- * resume) wins over `previous` run by run. Crash-safe: the merge goes to a temporary file, synced, then
- * renamed over `previous`, and only then is `journal` removed; a kill at any point leaves a state this
- * function merges again to the same rows.
- */
+/** consolidate (recorded-runs.ts) of two journals of `layout`'s rows, into blocks of BLOCK_ROWS rows. */
 export function consolidateJournal(journal: string, previous: string, layout: TableLayout): string | null {
-  const newer = existsSync(journal);
-  const older = existsSync(previous);
-  if (!newer) return older ? previous : null;
-  if (!older) {
-    renameDurably(journal, previous);
-    return previous;
-  }
-  const temporary = `${previous}.tmp`;
-  const out = new LineFile(temporary);
-  out.write(journalHeader(layout.width));
-  const newest = new JournalStream(journal, layout);
-  const oldest = new JournalStream(previous, layout);
   let rows: RunRow[] = [];
-  const flush = () => {
+  const flush = (out: LineFile) => {
     if (rows.length > 0) out.write(journalBlock(encodeRows(rows, { layout }), layout.width));
     rows = [];
   };
-  for (;;) {
-    const a = newest.peek();
-    const b = oldest.peek();
-    if (a === null && b === null) break;
-    if (b === null || (a !== null && a.run <= b.run)) {
-      if (b !== null && a!.run === b.run) oldest.take();
-      rows.push(newest.take()!);
-    } else {
-      rows.push(oldest.take()!);
-    }
-    if (rows.length === BLOCK_ROWS) flush();
-  }
-  flush();
-  out.close();
-  renameDurably(temporary, previous);
-  removePath(journal);
-  return previous;
+  return consolidate(journal, previous, {
+    open: (path) => new JournalStream(path, layout),
+    start: (out) => out.write(journalHeader(layout.width)),
+    move: (from, out) => {
+      rows.push(from.take()!);
+      if (rows.length === BLOCK_ROWS) flush(out);
+    },
+    end: flush,
+  });
 }
 
 function corrupt(path: string, what: string): InputError {

@@ -228,13 +228,6 @@ function corrupt(path: string, line: number, what: string): InputError {
 }
 
 /**
- * Gathers every recorded row into `previous` before a resume rewrites runs.jsonl from the start, and
- * returns it (null when nothing was recorded). runs.jsonl (the newest, possibly a partial rewrite by an
- * interrupted resume) wins over `previous` run by run. Crash-safe: the merge goes to a temporary file,
- * synced, then renamed over `previous`, and only then is runs.jsonl removed; a kill at any point leaves
- * a state this function merges again to the same result.
- */
-/**
  * Reads every record of a records file, each check verified (RecordStream): throws, naming the file and the
  * line, at the first that was changed after it was written. A resume calls it before it rewrites anything,
  * so that a tampered runs.jsonl is refused by its own name with the folder as it was.
@@ -244,31 +237,58 @@ export function verifyRecords(path: string): void {
   while (stream.takeLine() !== null);
 }
 
-export function consolidateRecords(runsJsonl: string, previous: string): string | null {
-  const newer = existsSync(runsJsonl);
-  const older = existsSync(previous);
-  if (!newer) return older ? previous : null;
-  if (!older) {
-    renameDurably(runsJsonl, previous);
+/** How consolidate reads a kind of record file, and writes one: its first bytes, a record moved over from a stream, its last. */
+export interface RecordFormat {
+  open(path: string): RunStream;
+  start(out: LineFile): void;
+  move(from: RunStream, out: LineFile): void;
+  end(out: LineFile): void;
+}
+
+/**
+ * Gathers every recorded row of two record files into `previous` before a resume rewrites `newer` from the
+ * start, and returns its path (null when neither exists). `newer` (possibly a partial rewrite by an
+ * interrupted resume) wins over `previous` run by run. Crash-safe: the merge goes to a temporary file,
+ * synced, then renamed over `previous`, and only then is `newer` removed; a kill at any point leaves a state
+ * this function merges again to the same rows. For runs.jsonl (a folder before 0.16) and the journal.
+ */
+export function consolidate(newer: string, previous: string, format: RecordFormat): string | null {
+  const hasNewer = existsSync(newer);
+  const hasOlder = existsSync(previous);
+  if (!hasNewer) return hasOlder ? previous : null;
+  if (!hasOlder) {
+    renameDurably(newer, previous);
     return previous;
   }
   const temporary = `${previous}.tmp`;
   const out = new LineFile(temporary);
-  const newest = new RecordStream(runsJsonl);
-  const oldest = new RecordStream(previous);
+  format.start(out);
+  const newest = format.open(newer);
+  const oldest = format.open(previous);
   for (;;) {
     const a = newest.peek();
     const b = oldest.peek();
     if (a === null && b === null) break;
     if (b === null || (a !== null && a.run <= b.run)) {
       if (b !== null && a!.run === b.run) oldest.take();
-      out.write(`${newest.takeLine()!.line}\n`);
+      format.move(newest, out);
     } else {
-      out.write(`${oldest.takeLine()!.line}\n`);
+      format.move(oldest, out);
     }
   }
+  format.end(out);
   out.close();
   renameDurably(temporary, previous);
-  removePath(runsJsonl);
+  removePath(newer);
   return previous;
+}
+
+/** consolidate of runs.jsonl records, each line copied as it is. */
+export function consolidateRecords(runsJsonl: string, previous: string): string | null {
+  return consolidate(runsJsonl, previous, {
+    open: (path) => new RecordStream(path),
+    start: () => {},
+    move: (from, out) => out.write(`${from.takeLine()!.line}\n`),
+    end: () => {},
+  });
 }

@@ -24,9 +24,9 @@ describe("slurm --dry-run", () => {
     expect(plan.shardCpuSeconds).toHaveLength(5);
     expect(plan.shardCpuSeconds!.every((seconds) => seconds > 0)).toBe(true);
     // At a shard's end its journal, its views and runs.parquet lie side by side; the merged folder keeps the views and runs.parquet.
-    expect(plan.shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (1700 + 600 + 170 + 100)));
+    expect(plan.shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (1700 + 600 + 170 + 80)));
     expect(plan.mergedBytes).toBe(96 * (1700 + 600 + 170) + sweep.pointCount * 7700);
-    expect(planSlurmJob(loaded, 5, ["parquet"]).shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (170 + 100)));
+    expect(planSlurmJob(loaded, 5, ["parquet"]).shardBytes).toEqual(plan.shardRuns.map((runs) => runs * (170 + 80)));
     const text = formatSlurmPlan(plan, "results/margins", "results/margins-slurm");
     expect(text).toMatch(/^slurm dry run: 96 runs in 5 shards\n  runs a shard: least \d+, median \d+, most \d+; most\/median \d+\.\d\d\n  CPU a shard .*: least .+, median .+, most .+\n  disk: a shard's folder least .+ the merged folder .+\nwould write the job's scripts to results\/margins-slurm\/ and merge into results\/margins\/\ndry run: nothing was written or submitted\n$/);
   });
