@@ -1,11 +1,20 @@
 import { Piscina } from "piscina";
 import type { BinaryRows } from "../export/binary-rows.js";
-import type { RunsParquetDigest } from "../export/runs-parquet-writer.js";
+import { RunsParquetWriter, type RunsParquetDigest } from "../export/runs-parquet-writer.js";
+import { tableLayout } from "../run/table-layout.js";
 import type { ParquetAnswer, ParquetTask } from "./parquet-encoder.js";
 import { threadModule } from "./thread-module.js";
 
 /** Rows handed to the thread and not yet made bytes, past which a sweep waits (room): ~40 MB of small runs' numbers. */
 const MAX_PENDING_ROWS = 65_536;
+
+/**
+ * A sweep of at most this many runs writes runs.parquet on the coordinator instead (inline): a thread's start
+ * (~0.1 s of CPU, and hyparquet-writer's load in it) costs more than encoding them (~30 µs a small run: 0.12 s
+ * at most), and a sweep that small is over before a thread would have helped. quick.json (240 runs), and every
+ * small sweep of the tests (their CI time grew by ~100 s when each started a thread).
+ */
+export const INLINE_PARQUET_RUNS = 4096;
 
 /**
  * A sweep's parquet thread (parquet-encoder.ts): rows as numbers go in, in run order, and runs.parquet's bytes
@@ -14,6 +23,8 @@ const MAX_PENDING_ROWS = 65_536;
  * them waits in room, so that what is pending stays bounded.
  */
 export class ParquetThread {
+  /** For a small sweep (INLINE_PARQUET_RUNS), the writer on this thread, and no thread. */
+  readonly #inline: RunsParquetWriter | null;
   /** Started with the first task (a sweep that stops before its first rows starts no thread). */
   #pool: Piscina<ParquetTask, ParquetAnswer> | null = null;
   #tail: Promise<void> = Promise.resolve();
@@ -24,7 +35,10 @@ export class ParquetThread {
   /** What the file holds, from whichever answer brought it (the one whose task let the finish be taken). */
   #digest: RunsParquetDigest | null = null;
 
-  constructor(readonly start: { readonly rowGroup: number; readonly extraBounds?: readonly string[]; readonly createdBy: string }, readonly write: (part: Uint8Array) => void) {}
+  /** `runs`: the sweep's runs, at most INLINE_PARQUET_RUNS to encode them on this thread. */
+  constructor(readonly start: { readonly rowGroup: number; readonly extraBounds?: readonly string[]; readonly createdBy: string }, readonly write: (part: Uint8Array) => void, runs = Infinity) {
+    this.#inline = runs <= INLINE_PARQUET_RUNS ? new RunsParquetWriter(write, start.rowGroup, tableLayout(start.extraBounds), start.createdBy) : null;
+  }
 
   #started(): Piscina<ParquetTask, ParquetAnswer> {
     if (this.#pool !== null) return this.#pool;
@@ -43,6 +57,7 @@ export class ParquetThread {
   add(rows: BinaryRows): void {
     if (this.#failure !== null) throw this.#failure;
     if (rows.count === 0) return;
+    if (this.#inline !== null) return this.#inline.addBinary(rows);
     const values = rows.values.slice(0, rows.values.length);
     const pool = this.#started();
     this.#send({ seq: this.#seq++, rows: { count: rows.count, values, texts: rows.texts } }, rows.count, [values.buffer], pool);
@@ -56,6 +71,7 @@ export class ParquetThread {
 
   /** Ends the file: its last bytes written, what it holds. */
   async finish(): Promise<RunsParquetDigest> {
+    if (this.#inline !== null) return this.#inline.finish();
     const pool = this.#started();
     this.#send({ seq: this.#seq++, finish: true }, 0, undefined, pool);
     await this.#tail;

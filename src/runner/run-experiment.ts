@@ -204,6 +204,7 @@ async function sweep({ loaded, options, startedAt, threads, plan, own, shardCost
   const parquet = new ParquetThread(
     { rowGroup: parquetRowGroup(shard), ...(plan.settings.extraBounds === undefined ? {} : { extraBounds: plan.settings.extraBounds }), createdBy: parquetCreatedBy() },
     (part) => parquetFile.append(part),
+    runCount,
   );
   const sink = new TableSink(writer, shard === null, parquet);
   // The lines of the views the folder writes, and no others (none for --tables parquet).

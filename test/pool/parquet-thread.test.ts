@@ -18,7 +18,15 @@ describe("ParquetThread", () => {
     // Many small tasks handed over at once, while the thread starts: Piscina may hand them on out of order.
     const there: Uint8Array[] = [];
     const thread = new ParquetThread({ rowGroup: 16, createdBy: "perceptron-lab" }, (part) => there.push(part.slice()));
-    for (let at = 0; at < rows.length; at += 3) thread.add(encodeRows(rows.slice(at, at + 3)));
+    // And a small sweep's, written on this thread (INLINE_PARQUET_RUNS): the same bytes too.
+    const inline: Uint8Array[] = [];
+    const small = new ParquetThread({ rowGroup: 16, createdBy: "perceptron-lab" }, (part) => inline.push(part.slice()), rows.length);
+    for (let at = 0; at < rows.length; at += 3) {
+      thread.add(encodeRows(rows.slice(at, at + 3)));
+      small.add(encodeRows(rows.slice(at, at + 3)));
+    }
+    expect(await small.finish()).toEqual(expected);
+    expect(Buffer.concat(inline).equals(Buffer.concat(here))).toBe(true);
     await thread.room();
     const digest = await thread.finish();
     await thread.close();

@@ -273,7 +273,7 @@ describe("records that tell a change", () => {
 
     // An unfinished folder's record, its journal: a changed block is refused by the resume, naming file and block, before anything is touched.
     const unfinished = join(folder, "edited-unfinished");
-    const points = faultPoints(run(join(folder, "trace-3")));
+    const points = faultPoints(run(join(folder, "trace-journal")));
     // Killed once the journal's blocks are written (as it is synced or closed): a journal with blocks, and no runs.parquet.
     const journalWritten = points.find(([, operation, file]) => (operation === "sync" || operation === "close") && file.endsWith("runs.journal"));
     expect(journalWritten, `the traced run's file operations: ${JSON.stringify(points)}`).toBeDefined();
