@@ -25,6 +25,7 @@ export const INLINE_PARQUET_RUNS = 4096;
 export class ParquetThread {
   /** For a small sweep (INLINE_PARQUET_RUNS), the writer on this thread, and no thread. */
   readonly #inline: RunsParquetWriter | null;
+  readonly #inlineParts: Uint8Array[] = [];
   /** Started with the first task (a sweep that stops before its first rows starts no thread). */
   #pool: Piscina<ParquetTask, ParquetAnswer> | null = null;
   #tail: Promise<void> = Promise.resolve();
@@ -37,7 +38,8 @@ export class ParquetThread {
 
   /** `runs`: the sweep's runs, at most INLINE_PARQUET_RUNS to encode them on this thread. */
   constructor(readonly start: { readonly rowGroup: number; readonly extraBounds?: readonly string[]; readonly createdBy: string }, readonly write: (part: Uint8Array) => void, runs = Infinity) {
-    this.#inline = runs <= INLINE_PARQUET_RUNS ? new RunsParquetWriter(write, start.rowGroup, tableLayout(start.extraBounds), start.createdBy) : null;
+    // Its bytes (a few KB to ~0.3 MB) are kept and written at once when the file is finished: one write, not one a part.
+    this.#inline = runs <= INLINE_PARQUET_RUNS ? new RunsParquetWriter((part) => this.#inlineParts.push(part.slice()), start.rowGroup, tableLayout(start.extraBounds), start.createdBy) : null;
   }
 
   #started(): Piscina<ParquetTask, ParquetAnswer> {
@@ -71,7 +73,11 @@ export class ParquetThread {
 
   /** Ends the file: its last bytes written, what it holds. */
   async finish(): Promise<RunsParquetDigest> {
-    if (this.#inline !== null) return this.#inline.finish();
+    if (this.#inline !== null) {
+      const digest = this.#inline.finish();
+      this.write(Buffer.concat(this.#inlineParts));
+      return digest;
+    }
     const pool = this.#started();
     this.#send({ seq: this.#seq++, finish: true }, 0, undefined, pool);
     await this.#tail;
