@@ -140,24 +140,40 @@ export function verifyJournal(path: string, layout: TableLayout): void {
   while (stream.take() !== null);
 }
 
-/** Rows a consolidated journal's block holds. */
+/** Rows a block holds in a journal written here (not by a sweep, whose blocks are its batches). */
 const BLOCK_ROWS = 256;
 
-/** consolidate (recorded-runs.ts) of two journals of `layout`'s rows, into blocks of BLOCK_ROWS rows. */
+/**
+ * Rows written as a journal into `out`, its header first, BLOCK_ROWS rows a block: a resume's gathered rows
+ * (consolidateJournal), a complete folder's rows given back from its runs.parquet (journalFromParquet). Call
+ * flush after the last row.
+ */
+export class JournalWriter {
+  #rows: RunRow[] = [];
+
+  constructor(readonly out: LineFile, readonly layout: TableLayout) {
+    out.write(journalHeader(layout.width));
+  }
+
+  add(row: RunRow): void {
+    this.#rows.push(row);
+    if (this.#rows.length === BLOCK_ROWS) this.flush();
+  }
+
+  flush(): void {
+    if (this.#rows.length > 0) this.out.write(journalBlock(encodeRows(this.#rows, { layout: this.layout }), this.layout.width));
+    this.#rows = [];
+  }
+}
+
+/** consolidate (recorded-runs.ts) of two journals of `layout`'s rows. */
 export function consolidateJournal(journal: string, previous: string, layout: TableLayout): string | null {
-  let rows: RunRow[] = [];
-  const flush = (out: LineFile) => {
-    if (rows.length > 0) out.write(journalBlock(encodeRows(rows, { layout }), layout.width));
-    rows = [];
-  };
+  let writer: JournalWriter | null = null;
   return consolidate(journal, previous, {
     open: (path) => new JournalStream(path, layout),
-    start: (out) => out.write(journalHeader(layout.width)),
-    move: (from, out) => {
-      rows.push(from.take()!);
-      if (rows.length === BLOCK_ROWS) flush(out);
-    },
-    end: flush,
+    start: (out) => void (writer = new JournalWriter(out, layout)),
+    move: (from) => writer!.add(from.take()!),
+    end: () => writer!.flush(),
   });
 }
 

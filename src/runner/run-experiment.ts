@@ -78,12 +78,11 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
     const recordedList = resumed ? recordedTables(state.manifest) ?? (recordedParquetOnly(state.manifest) ? ["parquet" as const] : null) : null;
     const tables = given.tables ?? (given.parquetOnly === true ? (["parquet"] as const) : null) ?? recordedList ?? loaded.experiment.tables ?? DEFAULT_RUN_TABLES;
     const parquetOnly = !tables.includes("csv") && !tables.includes("jsonl");
-    const parquet = true;
     // A shard is cut by the split model it was started with (a resume or rerun of a 0.14 shard: model 1); a new
     // one by this version's, recorded in its manifest.
     const recordedShard = resumed ? state.manifest?.shard ?? null : null;
     const shard = given.shard === undefined || given.shard === null ? null : { index: given.shard.index, count: given.shard.count, split: given.shard.split ?? (recordedShard === null ? SPLIT_MODEL : splitOf(recordedShard)) };
-    const options: RunExperimentOptions = { ...given, tables, parquet, parquetOnly, ...(shard === null ? {} : { shard }) };
+    const options: RunExperimentOptions = { ...given, tables, parquet: true, parquetOnly, ...(shard === null ? {} : { shard }) };
     const previous = prepareFolder(loaded, outDir, state, options);
     if (previous === "already-complete") {
       // Complete as recorded, or changed since (a table cut or edited, a manifest set to complete by hand).
@@ -91,7 +90,7 @@ export async function runExperiment(loaded: LoadedExperiment, given: RunExperime
       checkTables(outDir, state.manifest!, null, { deep: true });
       const parquetDigest = recordedRunsParquet(state.manifest!);
       if (parquetDigest !== null && existsSync(join(outDir, RUNS_PARQUET))) refuseChangedParquet(join(outDir, RUNS_PARQUET), parquetDigest);
-      completeRunsTables(outDir, state.manifest!, { parquet, parquetOnly });
+      completeRunsTables(outDir, state.manifest!, { parquetOnly });
       // A journal a kill left after the manifest recorded runs.parquet: its rows are in runs.parquet.
       if (recordedRunsParquet(inspectResultFolder(outDir).manifest) !== null) removeJournals(outDir);
       return alreadyComplete(outDir, threads, plan);

@@ -12,10 +12,7 @@ import type { Shard } from "../sweep/shard.js";
 import { findManifest, recordedParquet, recordedParquetOnly, recordedRunsParquet, type Manifest } from "./manifest.js";
 import { recordedLayout, type TableLayout } from "../run/table-layout.js";
 import { ParquetRecordStream, RecordStream } from "./recorded-runs.js";
-import { JournalStream } from "./journal-stream.js";
-import { encodeRows } from "../export/binary-rows.js";
-import { journalBlock, journalHeader } from "../export/journal-blocks.js";
-import type { RunRow } from "../run/run-types.js";
+import { JournalStream, JournalWriter } from "./journal-stream.js";
 import { optionsText } from "../vocabulary/option-words.js";
 
 export const RUNS_PARQUET = "runs.parquet";
@@ -63,12 +60,11 @@ export function removeTextRuns(folder: string): void {
 }
 
 /**
- * A complete folder asked again for runs.parquet (run --resume --parquet or --parquet-only): writes it from
- * runs.jsonl where the manifest does not record one, records it in the manifest, and, for --parquet-only,
- * removes the text tables (also those a kill left after the manifest recorded runs.parquet).
+ * A complete folder resumed (every sweep now keeps runs.parquet): writes it from runs.jsonl where the manifest
+ * does not record one (a folder before 0.16), records it in the manifest, and, for --tables parquet, removes the
+ * text tables (also those a kill left after the manifest recorded runs.parquet).
  */
-export function completeRunsTables(folder: string, manifest: Manifest, { parquet, parquetOnly }: { readonly parquet: boolean; readonly parquetOnly: boolean }): void {
-  if (!parquet) return;
+export function completeRunsTables(folder: string, manifest: Manifest, { parquetOnly }: { readonly parquetOnly: boolean }): void {
   const recorded = recordedRunsParquet(manifest);
   const kept = recorded !== null && existsSync(join(folder, RUNS_PARQUET));
   if (!kept || !recordedParquet(manifest) || recordedParquetOnly(manifest) !== parquetOnly) {
@@ -96,17 +92,9 @@ export function journalFromParquet(folder: string, manifest: Manifest, to: strin
   const stream = new ParquetRecordStream(join(folder, RUNS_PARQUET), digest, layout);
   const temporary = `${to}.tmp`;
   const out = new LineFile(temporary);
-  out.write(journalHeader(layout.width));
-  let rows: RunRow[] = [];
-  const flush = () => {
-    if (rows.length > 0) out.write(journalBlock(encodeRows(rows, { layout }), layout.width));
-    rows = [];
-  };
-  for (let row = stream.take(); row !== null; row = stream.take()) {
-    rows.push(row);
-    if (rows.length === 256) flush();
-  }
-  flush();
+  const writer = new JournalWriter(out, layout);
+  for (let row = stream.take(); row !== null; row = stream.take()) writer.add(row);
+  writer.flush();
   out.close();
   renameDurably(temporary, to);
 }
