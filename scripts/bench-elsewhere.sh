@@ -5,13 +5,13 @@
 # (../shared/peer, or PEER_DIR). There, from the folder's parent:
 #   xz -dc FOLDER/node.xz > /tmp/node && chmod +x /tmp/node && mkdir -p /tmp/app && tar -C /tmp/app -xJf FOLDER/app.tar.xz
 #   cd /tmp/app && PATH=/tmp:$PATH PEER_DIR=<FOLDER>/peer PEER_PYTHON=python3 node scripts/.bench/bench.mjs --json --only scaling,scalingLarge,peer
-# The bench's sweeps run `node dist/cli/main.js` with the same node (process.execPath).
+# The bench's sweeps run `node dist/cli/perceptron-lab.mjs` with the same node (process.execPath).
 set -euo pipefail
 out=${1:?usage: scripts/bench-elsewhere.sh FOLDER}
 root=$(cd "$(dirname "$0")/.." && pwd)
 peer=${PEER_DIR:-$root/../shared/peer}
 cd "$root"
-[ -f dist/cli/main.js ] || { echo "bench-elsewhere: dist/ is missing: npm run build first" >&2; exit 1; }
+[ -f dist/cli/perceptron-lab.mjs ] || { echo "bench-elsewhere: dist/ is missing: npm run build first" >&2; exit 1; }
 npm run --silent bench:bundle
 mkdir -p "$out"
 stage=$(mktemp -d)

@@ -46,7 +46,7 @@ import { HEAVY_GRID } from "./bench/grids.js";
  *             the same runs doing a worker's share (expand the specs, execute each run, its row as
  *             numbers; the exporters' lines and digest are not in it), without the pool, the writing or
  *             the summaries. Each sweep is the shipped
- *             command in a process of its own (`node dist/cli/main.js run … --no-report`, as
+ *             command in a process of its own (`node dist/cli/perceptron-lab.mjs run … --no-report`, as
  *             `npx perceptron-lab run` runs it), timed by the wall time its manifest records (from the
  *             start of the sweep to its last table, so without Node's and the modules' start-up). The loop
  *             runs the same compiled modules once in a fresh thread (inProcess), since the pool's threads

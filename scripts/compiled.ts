@@ -18,7 +18,7 @@ export const ROOT = (() => {
  */
 const DIST = new URL("dist/", ROOT);
 
-export const COMPILED_CLI = fileURLToPath(new URL("cli/main.js", DIST));
+export const COMPILED_CLI = fileURLToPath(new URL("cli/perceptron-lab.mjs", DIST));
 
 /** A module of dist/ by its path there ("pool/batch-output.js"), typed as T (its source's module type). */
 export async function compiled<T>(path: string): Promise<T> {

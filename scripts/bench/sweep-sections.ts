@@ -15,7 +15,7 @@ import { wallSeconds } from "./peer-section.js";
 /** The sections that time whole sweeps: through the shipped command (sweep, grid, scaling, memory) and batches in a fresh thread. */
 
 /**
- * `runs` small runs through the shipped command (`node dist/cli/main.js run`) in a process of its own:
+ * `runs` small runs through the shipped command (`node dist/cli/perceptron-lab.mjs run`) in a process of its own:
  * runs per second over the wall time its manifest records, and the process's peak RSS in MB.
  */
 function cliSweep(runs: number, threads: number): CliSweep {

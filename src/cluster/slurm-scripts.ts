@@ -12,7 +12,7 @@ export interface SlurmScriptOptions {
   readonly work: string;
   /** The folder the jobs run in (relative paths of the experiment's data files resolve from it). */
   readonly cwd: string;
-  /** The node binary and the CLI's main.js the jobs run. */
+  /** The node binary and the command line's bundle (CLI_BIN) the jobs run. */
   readonly node: string;
   readonly cli: string;
   readonly version: string;

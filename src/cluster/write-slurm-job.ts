@@ -7,7 +7,7 @@ import type { LoadedExperiment } from "../experiment/load-experiment.js";
 import { writeFileAtomic } from "../files/atomic-file.js";
 import { makeFolder } from "../files/checked-fs.js";
 import { checkResultFolder, inspectResultFolder } from "../runner/result-folder.js";
-import { PACKAGE_ROOT, toolVersion } from "../runner/tool-info.js";
+import { CLI_BIN, toolVersion } from "../runner/tool-info.js";
 import { CLUSTER_FILE, LOGS_FOLDER, SHARDS_FOLDER, type ClusterLayout } from "./cluster-layout.js";
 import { slurmScripts, type SlurmScriptOptions } from "./slurm-scripts.js";
 import { optionsText } from "../vocabulary/option-words.js";
@@ -99,7 +99,7 @@ export function writeSlurmJob(loaded: LoadedExperiment, options: SlurmJobOptions
     work,
     cwd: process.cwd(),
     node: process.execPath,
-    cli: join(PACKAGE_ROOT, "dist", "cli", "main.js"),
+    cli: CLI_BIN,
     version: toolVersion().version,
     cpus: options.cpus ?? 1,
     ...(options.time === undefined ? {} : { time: options.time }),

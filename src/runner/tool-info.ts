@@ -6,6 +6,12 @@ import { fileURLToPath } from "node:url";
 /** The package root: two levels above this module, in src/ and in dist/ alike. */
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/**
+ * The command line as the package's bin runs it: the bundle `npm run build` makes of dist/cli/main.js and what
+ * it imports (scripts/bundle-cli.mjs), which starts from a few files instead of ~300. What a Slurm task runs.
+ */
+export const CLI_BIN = join(PACKAGE_ROOT, "dist", "cli", "perceptron-lab.mjs");
+
 export interface ToolInfo {
   readonly name: string;
   readonly version: string;

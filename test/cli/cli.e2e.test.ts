@@ -10,10 +10,10 @@ import { temporaryFolder } from "../helpers.js";
  * `npm start` run; `npm test` builds it first) and from the TypeScript sources under tsx.
  */
 const ENTRY_POINTS = {
-  compiled: ["dist/cli/main.js"],
+  compiled: ["dist/cli/perceptron-lab.mjs"],
   typescript: ["--import", "tsx", "src/cli/main.ts"],
   // A V8 option a worker thread cannot be given on its own: the threads must inherit it, not receive it.
-  compiledWithV8Option: ["--max-old-space-size=3000", "dist/cli/main.js"],
+  compiledWithV8Option: ["--max-old-space-size=3000", "dist/cli/perceptron-lab.mjs"],
   typescriptWithV8Option: ["--max-old-space-size=3000", "--import", "tsx", "src/cli/main.ts"],
 } as const;
 
@@ -26,7 +26,7 @@ const TABLES = ["runs.csv", "runs.jsonl", "summary.csv", "summary.json"];
 const read = (folder: string, file: string) => readFileSync(join(folder, file), "utf8");
 
 beforeAll(() => {
-  if (!existsSync("dist/cli/main.js")) throw new Error("dist/ is missing: run `npm run build` (npm test does)");
+  if (!existsSync("dist/cli/perceptron-lab.mjs")) throw new Error("dist/ is missing: run `npm run build` (npm test does)");
 });
 
 describe("perceptron-lab run", () => {

@@ -7,7 +7,7 @@ import { resultTables, temporaryFolder } from "../helpers.js";
 
 /** The real command line, compiled (npm test builds it first). */
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
+  const result = spawnSync(process.execPath, ["dist/cli/perceptron-lab.mjs", ...args], { encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -32,7 +32,7 @@ async function runAndSignal(
   times = 1,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; stderr: string }> {
-  const child = spawnInGroup(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+  const child = spawnInGroup(process.execPath, ["dist/cli/perceptron-lab.mjs", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
   const result = finished(child);
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -107,7 +107,7 @@ describe("interruption through the command line", () => {
     const folder = temporaryFolder();
     const [limited, reference] = [join(folder, "limited"), join(folder, "reference")];
     // 20 blocks of 1 KiB: runs.jsonl reaches it within the first batches of margins.json's 1 200 runs.
-    const script = 'ulimit -f 20; exec "$0" dist/cli/main.js run experiments/margins.json --out "$1" --quiet --no-report';
+    const script = 'ulimit -f 20; exec "$0" dist/cli/perceptron-lab.mjs run experiments/margins.json --out "$1" --quiet --no-report';
     const stopped = spawnSync("sh", ["-c", script, process.execPath, limited], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
     expect(stopped.signal).toBeNull();
     expect(stopped.status).toBe(1);

@@ -6,7 +6,7 @@ import { temporaryFolder } from "../helpers.js";
 
 /** The real command line, compiled (npm test builds it first). */
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
+  const result = spawnSync(process.execPath, ["dist/cli/perceptron-lab.mjs", ...args], { encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -129,7 +129,7 @@ describe("usage mistakes of run and rerun", () => {
     writeFileSync(join(work, "report.html"), "the user's page");
     writeFileSync(join(work, "plots", "updates-vs-bounds.svg"), "the user's picture");
     symlinkSync(".", join(work, "here"));
-    const main = join(process.cwd(), "dist/cli/main.js");
+    const main = join(process.cwd(), "dist/cli/perceptron-lab.mjs");
     const experiment = join(process.cwd(), "experiments/quick.json");
     const linked = spawnSync(process.execPath, [main, "run", experiment, "--out", "here", "--overwrite", "--quiet"], { cwd: work, encoding: "utf8", timeout: 300_000 });
     expect({ code: linked.status, stderr: linked.stderr }).toEqual({

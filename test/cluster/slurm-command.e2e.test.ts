@@ -13,7 +13,7 @@ import { resultTables, temporaryFolder } from "../helpers.js";
 describe("slurm and check on the command line", () => {
   it("refuse what cannot work, in one line, with exit code 2", () => {
     const cwd = temporaryFolder();
-    const cli = (args: string[]) => spawnSync(process.execPath, [resolve("dist/cli/main.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
+    const cli = (args: string[]) => spawnSync(process.execPath, [resolve("dist/cli/perceptron-lab.mjs"), ...args], { cwd, encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
     const quick = resolve("experiments/quick.json");
     for (const [args, message] of [
       [["slurm", quick, "--shards", "0"], "Error: --shards 0: must be a whole number from 1 to 10000000"],
@@ -35,7 +35,7 @@ describe("slurm and check on the command line", () => {
 
   it("merge.sbatch hands the shards to merge through a list file, and merge --shard-list reads one", async () => {
     const base = temporaryFolder();
-    const cli = (args: string[], cwd = base) => spawnSync(process.execPath, [resolve("dist/cli/main.js"), ...args], { cwd, encoding: "utf8" });
+    const cli = (args: string[], cwd = base) => spawnSync(process.execPath, [resolve("dist/cli/perceptron-lab.mjs"), ...args], { cwd, encoding: "utf8" });
     const loaded = loadExperiment(resolve("experiments/quick.json"));
     const work = join(base, "work");
     const job = writeSlurmJob(loaded, { shards: 3, out: join(base, "merged"), work });
@@ -87,7 +87,7 @@ describe("slurm and check on the command line", () => {
     const again = spawnSync("bash", [job.layout.shardScript], { cwd: base, env, encoding: "utf8" });
     expect(again.status).toBe(0);
     expect(spawnSync("bash", [job.layout.mergeScript], { cwd: base, encoding: "utf8" }).status).toBe(0);
-    const cli = spawnSync(process.execPath, [resolve("dist/cli/main.js"), "run", experiment, "--out", join(base, "whole"), "--quiet", "--no-report"], { cwd: base, encoding: "utf8" });
+    const cli = spawnSync(process.execPath, [resolve("dist/cli/perceptron-lab.mjs"), "run", experiment, "--out", join(base, "whole"), "--quiet", "--no-report"], { cwd: base, encoding: "utf8" });
     expect(cli.status).toBe(0);
     expect(resultTables(join(base, "merged"))).toEqual(resultTables(join(base, "whole")));
     // Without the option, the task is node itself (exec), as before.

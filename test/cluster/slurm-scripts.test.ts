@@ -124,7 +124,7 @@ describe("check", () => {
     writeFileSync(join(job.work, "logs", "shard-3.log"), "2026-11-27T08:00:00Z shard 3/5: job 7 on node1\nslurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2026-11-27T08:01:00 DUE TO TIME LIMIT ***\n\n");
     expect(checkShards(job.work, { queue: null }).shards[2]).toMatchObject({ state: "missing", detail: "no shards/3/manifest.json yet; its log ends: slurmstepd: error: *** JOB 7 ON node1 CANCELLED AT 2026-11-27T08:01:00 DUE TO TIME LIMIT ***" });
 
-    const cli = spawnSync(process.execPath, [resolve("dist/cli/main.js"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
+    const cli = spawnSync(process.execPath, [resolve("dist/cli/perceptron-lab.mjs"), "check", job.work], { encoding: "utf8", env: { ...process.env, PATH: "/nonexistent" } });
     expect(cli.status).toBe(1);
     expect(cli.stdout).toContain("1 of 5 shards complete; 1 stopped, 2 missing, 1 foreign\n(squeue did not answer");
     // The merge waits for the reruns: sbatch's dependency on their jobs, not at once.

@@ -22,7 +22,7 @@ function recipeFolder(): { work: string; env: NodeJS.ProcessEnv } {
   const work = temporaryFolder();
   const bin = join(work, ".bin");
   mkdirSync(bin);
-  writeFileSync(join(bin, "npx"), `#!/bin/sh\nif [ "$1" = perceptron-lab ]; then shift; exec "${process.execPath}" "${join(ROOT, "dist/cli/main.js")}" "$@"; fi\necho "npx $* is not a recipe's" >&2\nexit 97\n`);
+  writeFileSync(join(bin, "npx"), `#!/bin/sh\nif [ "$1" = perceptron-lab ]; then shift; exec "${process.execPath}" "${join(ROOT, "dist/cli/perceptron-lab.mjs")}" "$@"; fi\necho "npx $* is not a recipe's" >&2\nexit 97\n`);
   for (const command of ["sinfo", "squeue", "sbatch", "scancel", "scontrol", "sacct"]) writeFileSync(join(bin, command), "#!/bin/sh\nexit 1\n");
   for (const command of ["npx", "sinfo", "squeue", "sbatch", "scancel", "scontrol", "sacct"]) chmodSync(join(bin, command), 0o755);
   mkdirSync(join(work, "node_modules"));

@@ -22,13 +22,13 @@ interface Result {
 }
 
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Result {
-  const result = spawnSync(process.execPath, [join(process.cwd(), "dist/cli/main.js"), ...args], { encoding: "utf8", env: { ...process.env, ...env }, cwd, timeout: 300_000, killSignal: "SIGKILL" });
+  const result = spawnSync(process.execPath, [join(process.cwd(), "dist/cli/perceptron-lab.mjs"), ...args], { encoding: "utf8", env: { ...process.env, ...env }, cwd, timeout: 300_000, killSignal: "SIGKILL" });
   return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The same, without blocking the test process, so that several run side by side. */
 function cliAsync(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return finished(spawnInGroup(process.execPath, ["dist/cli/main.js", ...args], { env: { ...process.env, ...env } }));
+  return finished(spawnInGroup(process.execPath, ["dist/cli/perceptron-lab.mjs", ...args], { env: { ...process.env, ...env } }));
 }
 
 /** Runs `jobs` four at a time. */
@@ -220,7 +220,7 @@ describe("one writer at a time", () => {
     const slow = join(folder, "slow.json");
     writeFileSync(slow, JSON.stringify({ name: "slow", repeats: 12, grid: { n: 1000, d: 20, margin: [0.005, 0.01], offset: [0, 0.2] } }));
     // The first writer hangs on a planted fault (run 12) while holding the lock.
-    const first = spawnInGroup(process.execPath, ["dist/cli/main.js", "run", slow, "--out", out, "--quiet", "--no-report"], {
+    const first = spawnInGroup(process.execPath, ["dist/cli/perceptron-lab.mjs", "run", slow, "--out", out, "--quiet", "--no-report"], {
       env: { ...process.env, PERCEPTRON_LAB_TEST_FAULTS: JSON.stringify({ hang: [12] }) },
     });
     await waitUntil(() => existsSync(join(out, "runs.csv")), first);

@@ -175,7 +175,7 @@ describe("shards", () => {
     }
     const out = join(folder, "merged");
     const script = `ulimit -n 128 && exec "$0" "$@"`;
-    const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/main.js"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+    const result = spawnSync("sh", ["-c", script, process.execPath, join(process.cwd(), "dist/cli/perceptron-lab.mjs"), "merge", out, ...dirs, "--quiet", "--no-report"], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(resultTables(out)).toEqual(resultTables(full));

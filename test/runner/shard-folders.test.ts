@@ -78,7 +78,7 @@ describe("a shard's folder", () => {
   });
 
   it("gives `dataset` the experiment its manifest records (a shard's, a merged one's)", () => {
-    const cli = (args: string[]) => spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
+    const cli = (args: string[]) => spawnSync(process.execPath, ["dist/cli/perceptron-lab.mjs", ...args], { encoding: "utf8", timeout: 300_000, killSignal: "SIGKILL" });
     const row = readFileSync(join(shards[1]!, "runs.jsonl"), "utf8").split("\n")[0]!;
     const run = String(JSON.parse(row).run);
     const fromShard = cli(["dataset", shards[1]!, "--run", run]);
