@@ -38,7 +38,7 @@ export function formatPlan(
 function timeLine(calibration: Calibration | null, threads: number): string {
   if (calibration === null) return "estimated time: not timed (every grid point's runs are too costly to time in a dry run: see the work above)";
   const cores = Math.min(threads, availableParallelism());
-  const timed = `timed by the CPU it took: the first run of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
+  const timed = `timed by the CPU it took: the first runs of ${count(calibration.timedRuns, "grid point")}, in memory in ${seconds(calibration.seconds)}, its max-margin QP, bounds and table lines included`;
   const error = calibration.modelError;
   // How far the cost model that scales the untimed points was off on the timed ones (each from the one before).
   const model = error === null ? "" : `; the cost model predicted ${count(error.points, "timed point")} from the one before within ×${factor(error.low)}–×${factor(error.high)} of its CPU`;

@@ -10,7 +10,7 @@ import { runSpecOf, type RunSettings, type SweepPoint } from "../sweep/run-batch
 export interface Calibration {
   /** CPU seconds the sweep's (or shard's) runs should take in all: one thread's worth, which threads share out. */
   readonly cpuSeconds: number;
-  /** Runs timed (the first of as many grid points, each twice), and in how long, the warm-up included. */
+  /** Grid points timed (the first DISTINCT_REPEATS runs of each), and in how long, the warm-up included. */
   readonly timedRuns: number;
   readonly seconds: number;
   /**
@@ -30,11 +30,11 @@ const MAX_TIMED_POINTS = 64;
 
 /**
  * The dry run's time estimate, gathered as describePlan walks the sweep's runs (add, in sweep order: one
- * walk, however large the sweep). It times the first run of every k-th grid point, up to MAX_TIMED_POINTS
+ * walk, however large the sweep). It times the first runs (DISTINCT_REPEATS data sets) of every k-th grid point, up to MAX_TIMED_POINTS
  * of them spread over the sweep, for about `budgetMs` of CPU (nothing is written; each run as a worker runs it,
- * its max-margin QP, bounds and table lines included; the faster of two timings, after up to
+ * its max-margin QP, bounds and table lines included; their mean, after an untimed pass and up to
  * WARM_UP_RUNS untimed runs that compile their code, as a sweep's threads soon have). A timed point's runs
- * each take its run's time; any other point's the time of the last timed point before it (in sweep order,
+ * each take that mean; any other point's the time of the last timed point before it (in sweep order,
  * so mostly the same parameters; the first timed one for the points before it) scaled by their estimated
  * costs' ratio (splitRunCost: a fixed cost a run and its typical epochs). An estimate for planning, not a bound.
  */
@@ -121,10 +121,11 @@ export class SweepTimer {
     } else if (this.#cpuSpentMs() > this.#budgetMs) {
       return untimed;
     }
-    // The faster of two after one untimed run at this point: a run's time once its code is compiled, as nearly all
-    // of a sweep's runs take (a point's first run may take paths the warm-up's point did not: its QP, a bound).
+    // Timed after an untimed pass at this point: a run's time once its code is compiled, as nearly all of a sweep's
+    // runs take (a point's first run may take paths the warm-up's point did not: its QP, a bound). One pass over
+    // more data sets, not the faster of two over fewer: the data sets' spread is what the estimate lacked.
     this.#timeOf(point);
-    const seconds = Math.min(this.#timeOf(point), this.#timeOf(point));
+    const seconds = this.#timeOf(point);
     this.#timed++;
     if (this.#reference !== null) this.#errors.push(seconds / ((this.#reference.seconds * cost) / this.#reference.cost));
     this.#reference = { seconds, cost };
@@ -138,30 +139,37 @@ export class SweepTimer {
   /**
    * The run's CPU time in seconds, not its wall time: on a loaded machine a run waits for a core as long again
    * as it computes, and an estimate from the clock followed the load (margins.json "5 min of CPU" at load 35,
-   * "27 s" at load 9, for 8.8 s measured). A run is repeated until MIN_TIMED_CPU has passed (a small run takes
-   * ~50 µs, near the counters' resolution) and the mean taken.
+   * "27 s" at load 9, for 8.8 s measured). The point's first DISTINCT_REPEATS data sets are run in turn, and again
+   * until MIN_TIMED_CPU has passed (a small run takes ~50 µs, near the counters' resolution), and the mean taken.
    */
   #cpuSpentMs(): number {
     return (cpuSeconds() - this.#startedCpu) * 1000;
   }
 
   #time(point: SweepPoint): number {
-    const spec = runSpecOf(this.#settings, point, 0);
     const layout = tableLayout(this.#settings.extraBounds);
     const start = cpuSeconds();
     let runs = 0;
     let spent = 0;
     do {
-      batchOutput([executeRun(spec, this.#dataSets)], { layout });
+      // Repeats 0, 1, …, DISTINCT_REPEATS − 1 in turn: one data set's run says little of a point's (at margin 0.01
+      // the updates of two data sets differ several times over), and a dry run from repeat 0 alone was 2.4× off
+      // a 10⁸-run sweep's shards.
+      batchOutput([executeRun(runSpecOf(this.#settings, point, runs % DISTINCT_REPEATS), this.#dataSets)], { layout });
       runs++;
       spent = cpuSeconds() - start;
-    } while (spent < MIN_TIMED_CPU && runs < MAX_REPEATS);
+    } while ((spent < MIN_TIMED_CPU || (runs < DISTINCT_REPEATS && spent < MAX_TIMED_CPU)) && runs < MAX_REPEATS);
     return spent / runs;
   }
 }
 
-/** The CPU a timing lasts at least, in seconds, and the most repeats of a run it takes. */
+/**
+ * The CPU a timing lasts at least, in seconds; the data sets it runs in turn (while under MAX_TIMED_CPU); the most
+ * runs it takes.
+ */
 const MIN_TIMED_CPU = 0.002;
+const DISTINCT_REPEATS = 24;
+const MAX_TIMED_CPU = 0.1;
 const MAX_REPEATS = 64;
 
 /**

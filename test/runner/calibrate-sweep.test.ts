@@ -29,7 +29,7 @@ describe("the dry run's time estimate", () => {
     const text = formatPlan(described, "t.json", "results/t", { calibration, threads: 1 });
     // Any duration, in any of its units: the timing is the machine's (a loaded one took over a second).
     const duration = String.raw`\d+(\.\d)? (ms|s|min|h)`;
-    expect(text).toMatch(new RegExp(String.raw`^estimated time: the runs about ${duration} of CPU, so about ${duration} on 1 thread at best, plus a second or two to start \(timed by the CPU it took: the first run of \d grid points?, in memory in ${duration}`, "m"));
+    expect(text).toMatch(new RegExp(String.raw`^estimated time: the runs about ${duration} of CPU, so about ${duration} on 1 thread at best, plus a second or two to start \(timed by the CPU it took: the first runs of \d grid points?, in memory in ${duration}`, "m"));
   });
 
   it("counts a shard's own runs: the shards' estimates add up to the whole sweep's (a clock that gives each point a fixed time)", () => {
