@@ -15,7 +15,7 @@ export function formatSlurmPlan(plan: SlurmPlan, out: string, work: string): str
     `  runs a shard: ${spread(plan.shardRuns, (value) => value.toLocaleString("en"))}`,
     plan.shardCpuSeconds === null
       ? "  CPU a shard: not timed (every grid point's runs are too costly to time in a dry run)"
-      : `  CPU a shard (its runs, timed by the CPU a few take, as run --dry-run; an estimate): ${spread(plan.shardCpuSeconds, seconds)}; plus a shard process's start, ~1.5 s of CPU here`,
+      : `  CPU a shard (its runs, timed by the CPU a few take, as run --dry-run; an estimate): ${spread(plan.shardCpuSeconds, seconds)}; plus a shard process's start (~0.6 s of CPU on one thread on a 2-core EPYC: docs/beyond-one-machine.md)`,
     `  disk: a shard's folder ${spread(plan.shardBytes, bytesText)} (${bytesText(shardsTotal)} in all), the merged folder ${bytesText(plan.mergedBytes)}; ${bytesText(shardsTotal + plan.mergedBytes)} at the merge's peak, shards and merged copy side by side`,
     `would write the job's scripts to ${work}/ and merge into ${out}/`,
     "dry run: nothing was written or submitted",
