@@ -34,7 +34,7 @@ const reason = why ?? (answer!.status === 0 && /idle|mix|alloc/.test(answer!.std
 if (reason !== null && process.env.REQUIRE_SLURM === "1") throw new Error(`REQUIRE_SLURM=1, but ${reason}`);
 if (reason !== null) console.warn(`Skipping the Slurm job array test: ${reason}`);
 
-const CLI = resolve("dist/cli/main.js");
+const CLI = resolve("dist/cli/perceptron-lab.mjs");
 
 function cli(cwd: string, args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env, timeout: 300_000, killSignal: "SIGKILL" });
@@ -124,41 +124,46 @@ describe.skipIf(reason !== null)("a Slurm job array (real slurmctld and slurmd)"
     expect(resultTables(join(cwd, "merged"))).toEqual(resultTables(join(cwd, "whole")));
     expect(readFileSync(join(work, "logs", "shard-1.log"), "utf8")).toMatch(/Interrupted: \d+ of \d+ runs written/);
   });
-  it("requeues a task told its time limit is near (--requeue-before: Slurm's USR1 to the batch script), which resumes and merges to the unsharded tables", async () => {
+  it("requeues the task told its time limit is near (--requeue-before: Slurm's USR1 to the batch script), the array's last, and that task alone; it resumes and merges to the unsharded tables", async () => {
     const cwd = temporaryFolder();
     const experiment = resolve("experiments/quick.json");
     const sets = ["--set", "repeats=24"];
     const written = cli(cwd, ["slurm", experiment, "--shards", "2", "--out", "merged", "--time", "00:30:00", "--requeue-before", "600", ...sets]);
     expect(written.status, written.stderr).toBe(0);
     const work = join(cwd, "merged-slurm");
-    // One run of shard 1 waits until the test lets it go: the task is certainly running when it is signalled.
-    const release = join(cwd, "release-shard-1");
-    const faults = JSON.stringify({ wait: { runs: [runOfShard(experiment, ["repeats=24"], 1, 2, 3)], until: release } });
+    // The array's LAST task is signalled: its $SLURM_JOB_ID is the array's own id, so a requeue of $SLURM_JOB_ID
+    // requeued every task of the array (the audit of 785fd75). One run of shard 2 waits until the test lets it go:
+    // the task is certainly running when it is signalled.
+    const release = join(cwd, "release-shard-2");
+    const faults = JSON.stringify({ wait: { runs: [runOfShard(experiment, ["repeats=24"], 2, 2, 3)], until: release } });
     const submitted = execFileSync("bash", [join(work, "submit.sh")], { cwd, encoding: "utf8", env: { ...env, PERCEPTRON_LAB_TEST_FAULTS: faults }, timeout: 60_000 });
     const shardJob = /^shards: (\d+)$/m.exec(submitted)![1]!;
     const mergeJob = /^merge: (\d+)$/m.exec(submitted)![1]!;
-    await waitUntil(() => existsSync(join(work, "shards", "1", ".perceptron-lab.lock")) && existsSync(join(work, "shards", "1", "manifest.json")));
+    await waitUntil(() => existsSync(join(work, "shards", "2", ".perceptron-lab.lock")) && existsSync(join(work, "shards", "2", "manifest.json")));
     // What Slurm sends 600 s before the limit, sent now.
-    slurmCommand("scancel", ["--signal=USR1", "--batch", `${shardJob}_1`]);
-    const log = join(work, "logs", "shard-1.log");
+    slurmCommand("scancel", ["--signal=USR1", "--batch", `${shardJob}_2`]);
+    const log = join(work, "logs", "shard-2.log");
     await waitUntil(() => readFileSync(log, "utf8").includes("stopping, then requeueing"));
     writeFileSync(release, "");
     // Requeued, it waits for Slurm's begin time (two minutes after a requeue, which lets the node finish with
     // the job's first start); the test's cluster starts it sooner, once nothing of that first start is left
     // (started again while its batch step still ends, the job fails at once: seen under load).
-    await waitUntil(() => queued([`${shardJob}_1`]).some((line) => line.endsWith("PENDING")));
-    expect(readFileSync(log, "utf8")).toContain("shard 1: stopped; requeueing: it resumes when Slurm starts it again");
-    expect(readFileSync(join(work, "shards", "1", "manifest.json"), "utf8")).toContain('"status": "interrupted"');
-    const jobId = /JobId=(\d+)/.exec(slurmCommand("scontrol", ["show", "job", `${shardJob}_1`]))![1]!;
-    await waitUntil(() => spawnSync("pgrep", ["-f", `slurmstepd: \\[${jobId}\\.`]).status === 1 && spawnSync("pgrep", ["-f", join(work, "shards", "1")]).status === 1);
+    await waitUntil(() => queued([`${shardJob}_2`]).some((line) => line.endsWith("PENDING")));
+    expect(readFileSync(log, "utf8")).toContain("shard 2: stopped; requeueing: it resumes when Slurm starts it again");
+    expect(readFileSync(join(work, "shards", "2", "manifest.json"), "utf8")).toContain('"status": "interrupted"');
+    const jobId = /JobId=(\d+)/.exec(slurmCommand("scontrol", ["show", "job", `${shardJob}_2`]))![1]!;
+    await waitUntil(() => spawnSync("pgrep", ["-f", `slurmstepd: \\[${jobId}\\.`]).status === 1 && spawnSync("pgrep", ["-f", join(work, "shards", "2")]).status === 1);
     // The requeue revoked the first start's job credential, and slurmd compares a credential's creation with the
     // revocation in whole seconds: a start within the same second is killed ("Job credential revoked", seen
     // under load: the task then failed at once). Two seconds after it, as Slurm's own begin-time delay does at length.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    slurmCommand("scontrol", ["update", `JobId=${shardJob}_1`, "StartTime=now"]);
+    slurmCommand("scontrol", ["update", `JobId=${shardJob}_2`, "StartTime=now"]);
     // The merge job waited through the requeue (afterany), and merged once the task had resumed and completed.
     await waitUntil(() => queued([shardJob, mergeJob]).length === 0);
-    expect(readFileSync(log, "utf8").match(/ shard 1\/2: job /g)).toHaveLength(2);
+    expect(readFileSync(log, "utf8").match(/ shard 2\/2: job /g)).toHaveLength(2);
+    // The other task started once and was never requeued.
+    expect(readFileSync(join(work, "logs", "shard-1.log"), "utf8").match(/ shard 1\/2: job /g)).toHaveLength(1);
+    expect(readFileSync(join(work, "logs", "shard-1.log"), "utf8")).not.toContain("requeueing");
     const whole = cli(cwd, ["run", experiment, ...sets, "--out", "whole", "--quiet", "--no-report"]);
     expect(whole.status).toBe(0);
     expect(resultTables(join(cwd, "merged"))).toEqual(resultTables(join(cwd, "whole")));
