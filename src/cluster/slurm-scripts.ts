@@ -163,11 +163,22 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     "# Written by perceptron-lab slurm; prints the job ids.",
     "set -euo pipefail",
     `mkdir -p ${shellWord(logs)}`,
+    ...limitChecks(layout.shards, Math.max(...arrays.map(({ size }) => size))),
     "jobs=()",
+    // An sbatch refused midway (a per-user limit, say) leaves the arrays before it queued: said, with their ids.
+    // (MaxJobCount counts every job the controller holds, other users' and those ended less than MinJobAge ago.)
+    "refused() {",
+    '  if [ ${#jobs[@]} -eq 0 ]; then echo "Error: sbatch refused the first job array (its message is above): nothing was submitted"',
+    `  elif [ \${#jobs[@]} -lt ${arrays.length} ]; then echo "Error: submitting stopped after \${#jobs[@]} of ${arrays.length} job arrays (sbatch refused the next: its message is above); queued: \${jobs[*]}, and no merge job. Cancel them with scancel \${jobs[*]} and write the job again with fewer shards (perceptron-lab slurm --shards)"`,
+    // The merge script's path as an argument of its own (quoted as a word), never inside the message's quotes.
+    `  else printf 'Error: sbatch refused the merge job (its message is above); the shards are queued (%s). Once the queue has room: sbatch --dependency=afterany:%s %s\\n' "\${jobs[*]}" "$(IFS=:; echo "\${jobs[*]}")" ${shellWord(layout.mergeScript)}`,
+    "  fi >&2",
+    "}",
+    "trap refused ERR",
     ...arrays.map(({ offset, size }) =>
       offset === 0
-        ? `jobs+=("$(sbatch --parsable "$@" ${shellWord(layout.shardScript)} | cut -d';' -f1)")`
-        : `jobs+=("$(sbatch --parsable "$@" --array=1-${size}${options.maxParallel === undefined ? "" : `%${options.maxParallel}`} --export=ALL,SHARD_OFFSET=${offset} --comment=${queueComment(layout, offset)} ${shellWord(layout.shardScript)} | cut -d';' -f1)")`,
+        ? `id="$(sbatch --parsable "$@" ${shellWord(layout.shardScript)} | cut -d';' -f1)"; jobs+=("$id")`
+        : `id="$(sbatch --parsable "$@" --array=1-${size}${options.maxParallel === undefined ? "" : `%${options.maxParallel}`} --export=ALL,SHARD_OFFSET=${offset} --comment=${queueComment(layout, offset)} ${shellWord(layout.shardScript)} | cut -d';' -f1)"; jobs+=("$id")`,
     ),
     `merge="$(sbatch --parsable --dependency=afterany:"$(IFS=:; echo "\${jobs[*]}")" ${shellWord(layout.mergeScript)} | cut -d';' -f1)"`,
     `echo "shards: \${jobs[*]}"`,
@@ -175,6 +186,27 @@ export function slurmScripts(options: SlurmScriptOptions): SlurmScripts {
     "",
   ].join("\n");
   return { shards, merge, submit };
+}
+
+/**
+ * submit.sh's checks of the cluster's limits, where scontrol tells them, before it submits anything: each task
+ * of an array counts as a job toward MaxJobCount (10 000 by default: 10⁴ shards and the merge are 10 001, and
+ * the last sbatch was refused after the others had queued), and an array's task ids must stay below MaxArraySize.
+ */
+function limitChecks(shards: number, largestArray: number): string[] {
+  return [
+    `limit() { scontrol show config 2>/dev/null | sed -n "s/^$1 *= *\\([0-9][0-9]*\\).*/\\1/p"; }`,
+    'max_jobs="$(limit MaxJobCount || true)"',
+    `if [ -n "$max_jobs" ] && [ "$max_jobs" -lt ${shards + 1} ]; then`,
+    `  echo "Error: ${shards} shards and the merge are ${shards + 1} jobs (each task of an array counts), past this cluster's MaxJobCount of $max_jobs: write the job again with perceptron-lab slurm --shards $((max_jobs - 1)) or fewer; nothing was submitted" >&2`,
+    "  exit 2",
+    "fi",
+    'max_array="$(limit MaxArraySize || true)"',
+    `if [ -n "$max_array" ] && [ "$max_array" -le ${largestArray} ]; then`,
+    `  echo "Error: job arrays of ${largestArray} tasks need task ids up to ${largestArray}, and this cluster's MaxArraySize is $max_array: write the job again with perceptron-lab slurm --array-limit $((max_array - 1)); nothing was submitted" >&2`,
+    "  exit 2",
+    "fi",
+  ];
 }
 
 /**

@@ -44,6 +44,54 @@ describe("Slurm scripts", () => {
     expect(queueOffset(mine, "perceptron-lab-0123456789ab-x")).toBeNull();
   });
 
+  it("submit.sh refuses a job past the cluster's MaxJobCount or MaxArraySize before submitting anything, and names what it queued when an sbatch fails midway", () => {
+    const work = temporaryFolder();
+    const bin = join(work, "bin");
+    mkdirSync(bin);
+    const calls = join(bin, "calls");
+    // Stand-ins: scontrol answers the limits it is given, sbatch records its call and answers a job id, or fails on
+    // the call FAIL_AT (as Slurm does past a limit: "Batch job submission failed: Resource temporarily unavailable").
+    writeFileSync(join(bin, "scontrol"), '#!/bin/bash\n[ -n "${LIMITS:-}" ] || exit 1\nprintf "%b" "$LIMITS"\n');
+    writeFileSync(join(bin, "sbatch"), `#!/bin/bash\nn=$(( $(cat ${JSON.stringify(calls)} 2>/dev/null | wc -l) + 1 ))\necho "$*" >> ${JSON.stringify(calls)}\nif [ "$n" = "\${FAIL_AT:-0}" ]; then echo "sbatch: error: Batch job submission failed: Resource temporarily unavailable" >&2; exit 1; fi\necho $((40 + n))\n`);
+    for (const tool of ["scontrol", "sbatch"]) chmodSync(join(bin, tool), 0o755);
+    const submit = (shards: number, arrayLimit: number, env: Record<string, string>) => {
+      rmSync(calls, { force: true });
+      const scripts = slurmScripts({ layout: layout(work, shards, arrayLimit), name: "exp", work, cwd: work, node: "/usr/bin/node", cli: "/opt/pl/main.js", version: "9.9.9", cpus: 1 });
+      writeFileSync(join(work, "submit.sh"), scripts.submit);
+      const result = spawnSync("bash", [join(work, "submit.sh")], { encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}`, ...env } });
+      return { ...result, calls: existsSync(calls) ? readFileSync(calls, "utf8").trim().split("\n") : [] };
+    };
+    const limits = "ClusterName = ci\nMaxArraySize            = 1001\nMaxJobCount             = 10000\n";
+    // 10⁴ shards and the merge: 10 001 jobs, one past Slurm's default MaxJobCount.
+    const past = submit(10_000, 1000, { LIMITS: limits });
+    expect(past.status).toBe(2);
+    expect(past.stderr.trim()).toBe("Error: 10000 shards and the merge are 10001 jobs (each task of an array counts), past this cluster's MaxJobCount of 10000: write the job again with perceptron-lab slurm --shards 9999 or fewer; nothing was submitted");
+    expect(past.calls).toEqual([]);
+    const arrays = submit(9_999, 2000, { LIMITS: limits });
+    expect(arrays.status).toBe(2);
+    expect(arrays.stderr).toContain("this cluster's MaxArraySize is 1001: write the job again with perceptron-lab slurm --array-limit 1000; nothing was submitted");
+    expect(arrays.calls).toEqual([]);
+    // Within the limits, or where scontrol cannot tell them: submitted.
+    for (const env of [{ LIMITS: limits }, {}]) {
+      const fine = submit(9_999, 1000, env);
+      expect(fine.status, fine.stderr).toBe(0);
+      expect(fine.calls).toHaveLength(11);
+      expect(fine.stdout).toBe("shards: 41 42 43 44 45 46 47 48 49 50\nmerge: 51\n");
+    }
+    // The third of 3 arrays refused: the two queued are named, with how to cancel them; no merge job.
+    const midway = submit(7, 3, { FAIL_AT: "3" });
+    expect(midway.status).not.toBe(0);
+    expect(midway.calls).toHaveLength(3);
+    expect(midway.stderr).toContain("Error: submitting stopped after 2 of 3 job arrays (sbatch refused the next: its message is above); queued: 41 42, and no merge job. Cancel them with scancel 41 42 and write the job again with fewer shards (perceptron-lab slurm --shards)");
+    const merge = submit(7, 3, { FAIL_AT: "4" });
+    expect(merge.status).not.toBe(0);
+    expect(merge.stderr).toContain(`Error: sbatch refused the merge job (its message is above); the shards are queued (41 42 43). Once the queue has room: sbatch --dependency=afterany:41:42:43 ${join(work, "merge.sbatch")}`);
+    const first = submit(7, 3, { FAIL_AT: "1" });
+    expect(first.status).not.toBe(0);
+    expect(first.calls).toHaveLength(1);
+    expect(first.stderr).toContain("Error: sbatch refused the first job array (its message is above): nothing was submitted");
+  });
+
   it("run shard task id + SHARD_OFFSET of the baked-in count, by exec, resuming its own folder", () => {
     const work = temporaryFolder();
     // A stand-in for node that prints the arguments it was given.
