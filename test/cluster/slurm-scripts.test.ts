@@ -72,7 +72,7 @@ describe("Slurm scripts", () => {
     expect(arrays.stderr).toContain("this cluster's MaxArraySize is 1001: write the job again with perceptron-lab slurm --array-limit 1000; nothing was submitted");
     expect(arrays.calls).toEqual([]);
     // Within the limits, or where scontrol cannot tell them: submitted.
-    for (const env of [{ LIMITS: limits }, {}]) {
+    for (const env of [{ LIMITS: limits }, {}] as Record<string, string>[]) {
       const fine = submit(9_999, 1000, env);
       expect(fine.status, fine.stderr).toBe(0);
       expect(fine.calls).toHaveLength(11);
