@@ -250,7 +250,9 @@ describe("slurm and check on the command line", () => {
       const bin = join(base, `bin-${hostile.indexOf(name)}`);
       mkdirSync(bin);
       writeFileSync(join(bin, "sbatch"), `#!/bin/bash\nprintf '%s\\n' "$@" >> ${JSON.stringify(join(bin, "calls"))}\necho 42\n`);
-      chmodSync(join(bin, "sbatch"), 0o755);
+      // And scontrol, which submit.sh asks for the cluster's limits: none known here (a test reaches no cluster).
+      writeFileSync(join(bin, "scontrol"), "#!/bin/sh\nexit 1\n");
+      for (const tool of ["sbatch", "scontrol"]) chmodSync(join(bin, tool), 0o755);
       const submitted = spawnSync("bash", [job.submit], { cwd: base, encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}` } });
       expect(submitted.status, submitted.stderr).toBe(0);
       expect(readFileSync(join(bin, "calls"), "utf8").split("\n")).toContain(job.layout.shardScript);
