@@ -98,9 +98,10 @@ export async function batchesOf(grid: typeof SMALL_RUNS.grid, runs: number, size
 
 /** A plain loop over the batches in a fresh thread (scripts/bench-in-thread.ts), timed once from cold. */
 function inFreshThread(batches: RunBatch[]): Promise<number> {
-  // This script's own extension: bench-in-thread.ts under tsx, its bundle's .mjs beside the bundle (npm run bench:bundle).
+  // This script's own extension: under tsx, scripts/bench-in-thread.ts, a folder above this module (scripts/bench/);
+  // bundled (npm run bench:bundle), bench-in-thread.mjs beside the bundle.
   const extension = extname(fileURLToPath(import.meta.url));
-  const filename = new URL(`./bench-in-thread${extension}`, import.meta.url).href;
+  const filename = new URL(extension === ".ts" ? "../bench-in-thread.ts" : "./bench-in-thread.mjs", import.meta.url).href;
   const thread = new Piscina({ filename, minThreads: 1, maxThreads: 1, execArgv: extension === ".ts" ? typeScriptExecArgv() : undefined });
   return thread.run(batches).finally(() => thread.close()) as Promise<number>;
 }
