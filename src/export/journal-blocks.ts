@@ -59,13 +59,12 @@ export function journalBlock(rows: BinaryRows, width: number, { deflate = true }
   const columns = new Float64Array(raw.buffer, 0, rows.count * width);
   for (let c = 0, at = 0; c < width; c++) for (let r = 0; r < rows.count; r++) columns[at++] = rows.values[r * width + c]!;
   raw.set(texts, valueBytes);
-  const values = { length: valueBytes };
   const stored = deflate ? deflateRawSync(raw, { level: LEVEL }) : raw;
   const block = new Uint8Array(BLOCK_HEADER_BYTES + BLOCK_CHECK_BYTES + stored.length);
   const view = new DataView(block.buffer);
   view.setUint32(0, BLOCK_MAGIC, true);
   view.setUint32(4, rows.count, true);
-  view.setUint32(8, values.length, true);
+  view.setUint32(8, valueBytes, true);
   view.setUint32(12, texts.length, true);
   view.setUint32(16, stored.length, true);
   view.setUint32(20, deflate ? DEFLATED : 0, true);
