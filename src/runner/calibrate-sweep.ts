@@ -148,14 +148,15 @@ export class SweepTimer {
 
   #time(point: SweepPoint): number {
     const layout = tableLayout(this.#settings.extraBounds);
+    // Repeats 0, 1, …, DISTINCT_REPEATS − 1 in turn: one data set's run says little of a point's (at margin 0.01
+    // the updates of two data sets differ several times over), and a dry run from repeat 0 alone was 2.4× off
+    // a 10⁸-run sweep's shards. Their specs made before the clock starts, as a worker is handed them.
+    const specs = Array.from({ length: DISTINCT_REPEATS }, (_, repeat) => runSpecOf(this.#settings, point, repeat));
     const start = cpuSeconds();
     let runs = 0;
     let spent = 0;
     do {
-      // Repeats 0, 1, …, DISTINCT_REPEATS − 1 in turn: one data set's run says little of a point's (at margin 0.01
-      // the updates of two data sets differ several times over), and a dry run from repeat 0 alone was 2.4× off
-      // a 10⁸-run sweep's shards.
-      batchOutput([executeRun(runSpecOf(this.#settings, point, runs % DISTINCT_REPEATS), this.#dataSets)], { layout });
+      batchOutput([executeRun(specs[runs % DISTINCT_REPEATS]!, this.#dataSets)], { layout });
       runs++;
       spent = cpuSeconds() - start;
     } while ((spent < MIN_TIMED_CPU || (runs < DISTINCT_REPEATS && spent < MAX_TIMED_CPU)) && runs < MAX_REPEATS);
