@@ -9,14 +9,9 @@
  * import() of the same module. The trigger was not isolated. A CommonJS entry is require()d as plain
  * CommonJS, and the ES module is loaded only by import(): the require(esm) path is never taken.
  */
-import fs = require("node:fs");
-import path = require("node:path");
-import url = require("node:url");
+import loadThreadModule = require("./thread-module-entry.cjs");
 
-// The bundle of worker.js and what it imports that `npm run build` makes (scripts/bundle-cli.mjs): a thread then
-// starts from a few files, not ~200; worker.js itself where there is none (a build by tsc alone).
-const bundle = path.join(__dirname, "worker.bundle.mjs");
-const worker: Promise<typeof import("./worker.js")> = fs.existsSync(bundle) ? import(url.pathToFileURL(bundle).href) : import("./worker.js");
+const worker = loadThreadModule<typeof import("./worker.js")>("worker");
 
 async function runBatch(batch: Parameters<(typeof import("./worker.js"))["default"]>[0]): Promise<ReturnType<(typeof import("./worker.js"))["default"]>> {
   return (await worker).default(batch);
