@@ -2,6 +2,8 @@ import { addUp, divDown, divUp, mulDown, mulUp, sqrtUp, subDown, UNIT } from "..
 import type { LearnerData } from "../perceptron/learner-data.js";
 import { rowDotsAndAbsolutesTypeScript, rowDotsTypeScript } from "../perceptron/row-passes.js";
 import { separatorMargin } from "./separator-margin.js";
+import { bestFirstPhase, MAX_BEST_FIRST_PROMISE } from "./worst-order-best-first.js";
+import { greedyOrder } from "./worst-order-greedy.js";
 
 /**
  * The most updates any presentation order can make (docs/theory.md, "The worst order"): W*. From ŵ(0) with
@@ -9,12 +11,15 @@ import { separatorMargin } from "./separator-margin.js";
  * so the state is the count vector c; point i can be updated at c iff ŵ(c)·u_i ≤ 0 (the tool's mistake rule),
  * and W* is the longest path of that finite graph (finite wherever a separator exists).
  *
- * The search is depth-first over count vectors, with every state's result kept under its exact integer
- * counts (never float weights), margins ŵ(c)·u_i carried from parent to child by a row of the Gram matrix,
- * children tried from the most promising, and a branch cut where its depth plus a proved bound on the updates
- * still to come from its ŵ(c) (Novikoff's argument from ŵ(c) as a new start, for every known separator)
- * cannot beat the longest order found. A node budget keeps a run's cost predictable: where it runs out, the
- * result is a bracket, the longest order found below and the largest proved bound left above.
+ * The search has two phases. The first is depth-first over count vectors, with every state's result kept
+ * under its exact integer counts (never float weights), margins ŵ(c)·u_i carried from parent to child by a
+ * row of the Gram matrix, children tried from the most promising, and a branch cut where its depth plus a
+ * proved bound on the updates still to come from its ŵ(c) (Novikoff's argument from ŵ(c) as a new start, for
+ * every known separator) cannot beat the longest order found: it finds long orders. The second, with the rest
+ * of the budget, is best-first by that same depth plus bound (worst-order-best-first.ts): it proves the
+ * longest found longest, or lowers the proved upper end as far as the budget allows. A node budget keeps a
+ * run's cost predictable: where it runs out, the result is a bracket, the longest order found below and the
+ * largest proved bound left above.
  */
 export interface WorstOrder {
   /** "exact": lower = upper = W*; "bracket": lower ≤ W* ≤ upper. */
@@ -34,8 +39,10 @@ export interface WorstOrderOptions {
   readonly initialWeights: Float64Array;
   /** Separators of the data (any scale); those not proved to separate are left out. At least one must separate. */
   readonly separators: readonly (Float64Array | null)[];
-  /** The most states the search expands (default DEFAULT_WORST_ORDER_BUDGET). */
+  /** The most states the search expands, both phases together (default DEFAULT_WORST_ORDER_BUDGET). */
   readonly budget?: number;
+  /** The most of them the first, depth-first phase expands (default a tenth of the budget); the rest go to the best-first phase. */
+  readonly depthFirstBudget?: number;
 }
 
 /** The default node budget a run: planted n 20, d 5, margin 0.1 completes in most runs well within it (docs/benchmarks.md). */
@@ -49,6 +56,12 @@ export const MAX_WORST_ORDER_DEPTH = 2_000;
 
 /** A count a state may hold at most: counts are kept as UTF-16 code units in the state's key. */
 const MAX_COUNT = 0xffff;
+
+/**
+ * The depth-first phase's share of the budget. It finds the long orders (the incumbent: 20 000 states found within a
+ * few updates of W* at planted n 20, d 5, margin 0.1); the best-first phase then proves, or brackets, from above.
+ */
+const DEPTH_FIRST_SHARE = 0.1;
 
 /** What the pruning bound needs of one separator v, in the learner's coordinates. */
 interface Certificate {
@@ -69,6 +82,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
   const { n, dim, u } = data;
   const { eta, initialWeights: w0 } = options;
   const budget = options.budget ?? DEFAULT_WORST_ORDER_BUDGET;
+  const depthFirstBudget = Math.min(budget, options.depthFirstBudget ?? Math.ceil(budget * DEPTH_FIRST_SHARE));
   const certificates = options.separators.flatMap((v) => (v === null ? [] : certificateOf(data, v, w0)));
   if (certificates.length === 0) return null;
   if (!(eta > 0) || !Number.isFinite(eta)) throw new RangeError(`η must be a positive number, got ${eta}`);
@@ -120,9 +134,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
   let exhausted = false;
 
   /** A proved bound on the updates still to come from the state at `depth` whose ‖ŵ(c)‖² has upper end sHi. */
-  const remainingBound = (depth: number, sHi: number): number => {
-    const along = alongAt[depth]!;
-    const alongAbs = alongAbsAt[depth]!;
+  const remainingBound = (depth: number, sHi: number, along = alongAt[depth]!, alongAbs = alongAbsAt[depth]!): number => {
     // The float sums behind v·ŵ(c) and ‖ŵ(c)‖² carry at most (depth + dim + 4)·2u of their absolute sums.
     const relative = (depth + dim + 4) * 2 * UNIT;
     let smallest = Infinity;
@@ -178,10 +190,10 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
    * ‖ŵ(c + e_i)‖² up from ‖ŵ(c)‖² up at `depth`: + 2η ŵ(c)·u_i + η²‖u_i‖², the margin taken at its upper end.
    * A margin carried through `depth` Gram rows errs by at most (depth + dim + 4)·2u·‖u_i‖(‖ŵ(0)‖ + η·depth·R).
    */
-  const stepSquareUp = (depth: number, i: number): number => {
+  const stepSquareUp = (depth: number, i: number, square = squareAt[depth]!, margin = marginsAt[depth]![i]!): number => {
     const scale = mulUp(rowNormsUp[i]!, addUp(startNormUp, mulUp(eta * (depth + 1), radiusUp)));
-    const marginUp = addUp(marginsAt[depth]![i]!, mulUp((depth + dim + 4) * 2 * UNIT, scale));
-    return addUp(squareAt[depth]!, addUp(mulUp(2 * eta, marginUp), mulUp(etaSquareUp, squaresUp[i]!)));
+    const marginUp = addUp(margin, mulUp((depth + dim + 4) * 2 * UNIT, scale));
+    return addUp(square, addUp(mulUp(2 * eta, marginUp), mulUp(etaSquareUp, squaresUp[i]!)));
   };
 
   /** v·ŵ(c + e_i) for each certificate (and its error scale), at depth + 1. */
@@ -238,10 +250,10 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
       return { bound: 0, exact: true };
     }
     const here = remainingBound(depth, squareAt[depth]!);
-    if (exhausted || nodes >= budget || depth >= MAX_WORST_ORDER_DEPTH || depth + here <= best) {
+    if (exhausted || nodes >= depthFirstBudget || depth >= MAX_WORST_ORDER_DEPTH || depth + here <= best) {
       // Out of budget, or cut: this state's proved bound stands for it (not kept: a later, deeper incumbent
       // may want it explored).
-      if (nodes >= budget) exhausted = true;
+      if (nodes >= depthFirstBudget) exhausted = true;
       return { bound: here, exact: false };
     }
     nodes++;
@@ -321,7 +333,29 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     return { status: "exact", lower: root.bound, upper: root.bound, nodes, order };
   }
   const upper = Math.max(root.bound, best);
-  return { status: upper === best ? "exact" : "bracket", lower: best, upper, nodes, order: bestOrder };
+  if (upper === best) return { status: "exact", lower: best, upper, nodes, order: bestOrder };
+  // The rest of the budget goes to the best-first phase, from the root again with the depth-first incumbent.
+  const rootPromise = Math.floor(longest);
+  if (budget <= nodes || rootPromise > MAX_BEST_FIRST_PROMISE) return { status: "bracket", lower: best, upper, nodes, order: bestOrder };
+  const second = bestFirstPhase({
+    n,
+    eta,
+    gram,
+    rootMargins,
+    along: certificates.map((c) => c.along),
+    alongAbs: certificates.map((c) => c.alongAbs),
+    start: Float64Array.from(certificates, (c) => c.start),
+    startAbs: Float64Array.from(certificates, (c) => c.startAbs),
+    rootSquare: squareAt[0],
+    rootPromise,
+    bound: (depth, square, along, alongAbs) => remainingBound(depth, square, along, alongAbs),
+    stepSquare: (depth, i, square, margin) => stepSquareUp(depth, i, square, margin),
+    best: bestOrder,
+    budget: budget - nodes,
+    maxCount: MAX_COUNT,
+  });
+  const bound = Math.min(upper, second.upper);
+  return { status: second.exact ? "exact" : "bracket", lower: second.best.length, upper: second.exact ? second.best.length : bound, nodes: nodes + second.expanded, order: second.best };
 }
 
 /**
@@ -355,34 +389,4 @@ function certificateOf(data: LearnerData, v: Float64Array, w0: Float64Array): Ce
     startAbs += Math.abs(v[l]! * w0[l]!);
   }
   return [{ g: a.lo, norm: s.hi, along, alongAbs, start, startAbs: startAbs + Math.abs(start) }];
-}
-
-/** The adversarial rules a greedy order follows (docs/theory.md, "Adversarial orders"). */
-export type GreedyRule = "most-violated" | "least-progress" | "cyclic";
-
-/**
- * The order one greedy rule makes: at each step the mistaken point it picks (most-violated: the smallest
- * ŵ·u_i; least-progress: the smallest v·u_i; cyclic: the next mistaken one after the last update, in index
- * order), until none is mistaken. null past `limit` updates.
- */
-function greedyOrder(n: number, eta: number, rule: GreedyRule, along: Float64Array, gram: Float64Array, rootMargins: Float64Array, limit: number): Int32Array | null {
-  const margins = Float64Array.from(rootMargins);
-  const order: number[] = [];
-  let last = n - 1;
-  for (;;) {
-    let pick = -1;
-    for (let k = 0; k < n; k++) {
-      const i = rule === "cyclic" ? (last + 1 + k) % n : k;
-      if (margins[i]! > 0) continue;
-      if (pick < 0) pick = i;
-      else if (rule === "most-violated" && margins[i]! < margins[pick]!) pick = i;
-      else if (rule === "least-progress" && along[i]! < along[pick]!) pick = i;
-      if (rule === "cyclic") break;
-    }
-    if (pick < 0) return Int32Array.from(order);
-    if (order.length >= limit) return null;
-    order.push(pick);
-    last = pick;
-    for (let j = 0; j < n; j++) margins[j] = margins[j]! + eta * gram[pick * n + j]!;
-  }
 }

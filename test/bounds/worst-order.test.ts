@@ -8,6 +8,8 @@ import { createRandom, type Uniform } from "../../src/random/seeded-random.js";
 import { learnerOf } from "../helpers.js";
 import { generateThreePoint } from "../../src/generators/three-point.js";
 import { generateHadamard } from "../../src/generators/hadamard.js";
+import { generatePlanted } from "../../src/generators/planted.js";
+import { createDraws } from "../../src/random/random-draws.js";
 import { plantedSeparator, toLearnerCoordinates } from "../../src/perceptron/learner-coordinates.js";
 
 /**
@@ -98,12 +100,17 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
       const brute = bruteForce(data, eta, w0, 200_000);
       if (brute === null) continue;
       compared++;
-      const found = worstOrder(data, { eta, initialWeights: w0, separators: [v, maxMarginSeparator(data).separator ?? null] })!;
-      expect(found.status).toBe("exact");
-      expect(found.lower, `instance ${compared}: n ${n}, dim ${dim}, η ${eta}`).toBe(brute.best);
-      expect(found.upper).toBe(brute.best);
-      const replayed = replay(data, eta, w0, found.order);
-      expect(replayed).toEqual({ updates: brute.best, allMistakes: true });
+      // Each phase alone must reach W*: the depth-first search (the whole budget its own) and the best-first
+      // search (none of it to the depth-first one), as well as the two together.
+      const separators = [v, maxMarginSeparator(data).separator ?? null];
+      for (const depthFirstBudget of [undefined, 1_000_000, 0]) {
+        const found = worstOrder(data, { eta, initialWeights: w0, separators, budget: 1_000_000, ...(depthFirstBudget === undefined ? {} : { depthFirstBudget }) })!;
+        const which = `instance ${compared}: n ${n}, dim ${dim}, η ${eta}, depth-first budget ${depthFirstBudget}`;
+        expect(found.status, which).toBe("exact");
+        expect(found.lower, which).toBe(brute.best);
+        expect(found.upper, which).toBe(brute.best);
+        expect(replay(data, eta, w0, found.order), which).toEqual({ updates: brute.best, allMistakes: true });
+      }
       // The brute force's own order, replayed, reaches W* too (the replay is a fair judge).
       expect(replay(data, eta, w0, Int32Array.from(brute.order)).updates).toBe(brute.best);
     }
@@ -164,21 +171,53 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
     expect(replay(data, 1, w0, found.order)).toEqual({ updates: found.lower, allMistakes: true });
   });
 
-  it("on three-point data, is the cyclic order's 1 + ⌊c²/2⌋: no order is worse (docs/theory.md); past the depth limit, a bracket", () => {
+  it("on three-point data, is the cyclic order's 1 + ⌊c²/2⌋: no order is worse (docs/theory.md), past the depth-first phase's depth limit too", () => {
     for (const c of [2, 3, 5, 10, 30]) {
       const data = generateThreePoint(c);
       const learner = toLearnerCoordinates(data, true);
       const found = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators: [plantedSeparator(data, true)] })!;
       expect(found).toMatchObject({ status: "exact", lower: 1 + Math.floor((c * c) / 2), upper: 1 + Math.floor((c * c) / 2) });
     }
-    // c = 100: W* = 5 001 is deeper than the search recurses; the cyclic incumbent stands below, the proved bound above.
+    // c = 100: W* = 5 001 is deeper than the depth-first phase recurses (MAX_WORST_ORDER_DEPTH); the best-first
+    // phase, which does not recurse, proves it. With no budget for that phase, the bracket stands.
     const data = generateThreePoint(100);
     const learner = toLearnerCoordinates(data, true);
-    const deep = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators: [plantedSeparator(data, true)] })!;
-    expect(deep.status).toBe("bracket");
-    expect(deep.lower).toBe(5001);
-    expect(deep.upper).toBeGreaterThan(5001);
-    expect(deep.upper).toBeLessThanOrEqual(10_001);
+    const separators = [plantedSeparator(data, true)];
+    const deep = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators })!;
+    expect(deep).toMatchObject({ status: "exact", lower: 5001, upper: 5001 });
+    expect(replay(learner, 1, new Float64Array(2), deep.order)).toEqual({ updates: 5001, allMistakes: true });
+    const cut = worstOrder(learner, { eta: 1, initialWeights: new Float64Array(2), separators, budget: 1_000, depthFirstBudget: 1_000 })!;
+    expect(cut.status).toBe("bracket");
+    expect(cut.lower).toBe(5001);
+    expect(cut.upper).toBeGreaterThan(5001);
+    expect(cut.upper).toBeLessThanOrEqual(10_001);
+  });
+
+  it("lowers a bracket's proved upper end as its budget grows, never below W*, and keeps the depth-first phase's longest order", () => {
+    // Planted data where the search needs ~45 000 states (n 10, d 5, margin 0.1, seed 1002): W* from a large
+    // budget, then brackets at smaller ones. The best-first phase's upper end is the largest promise left, so it
+    // can only fall as the budget grows (the same expansions, in the same order, then more).
+    const planted = generatePlanted({ n: 10, d: 5, margin: 0.1, radius: 1, offset: 0 }, createDraws(1002, "data", 3));
+    const data = toLearnerCoordinates(planted, true);
+    const w0 = new Float64Array(data.dim);
+    const separators = [plantedSeparator(planted, true), maxMarginSeparator(data).separator ?? null];
+    const full = worstOrder(data, { eta: 1, initialWeights: w0, separators, budget: 1_000_000 })!;
+    expect(full.status).toBe("exact");
+    const root = worstOrder(data, { eta: 1, initialWeights: w0, separators, budget: 1 })!;
+    let previous = root.upper;
+    let brackets = 0;
+    for (const budget of [2_000, 5_000, 10_000, 20_000]) {
+      const found = worstOrder(data, { eta: 1, initialWeights: w0, separators, budget, depthFirstBudget: 1_000 })!;
+      expect(found.nodes).toBeLessThanOrEqual(budget);
+      expect(found.lower).toBeLessThanOrEqual(full.lower);
+      expect(found.upper).toBeGreaterThanOrEqual(full.lower);
+      expect(found.upper).toBeLessThanOrEqual(previous);
+      expect(replay(data, 1, w0, found.order)).toEqual({ updates: found.lower, allMistakes: true });
+      if (found.status === "bracket") brackets++;
+      previous = found.upper;
+    }
+    expect(brackets).toBeGreaterThan(0);
+    expect(previous).toBeLessThan(root.upper);
   });
 
   it("is null where no separator is proved to separate", () => {
