@@ -107,14 +107,14 @@ export function bestFirstPhase(search: BestFirstSearch): BestFirstResult {
         alongAbs[k] = alongAbs[k]! + step * alongAbsRows[k]![i]!;
       }
     }
-    const square = states.square[state]!;
-    const hash = states.hash[state]!;
+    const square = states.squareOf(state);
+    const hash = states.hashOf(state);
     for (let i = 0; i < n; i++) {
       if (margins[i]! > 0) continue;
       if (counts[i]! >= search.maxCount) return { exact: false, best, upper: top, expanded };
       counts[i]!++;
       const childHash = (hash + constants[i]!) | 0;
-      if (states.find(counts, childHash) < 0) {
+      if (!states.has(counts, childHash)) {
         // A new state: a leaf is an order (a lower bound); any other is kept at its promise, at most its parent's.
         const row = i * n;
         let leaf = true;
@@ -138,72 +138,97 @@ export function bestFirstPhase(search: BestFirstSearch): BestFirstResult {
   }
 }
 
-/** The states met so far: their counts (an arena), parent and point (the order that reached them), hash and ‖ŵ‖² up. */
+/** States a chunk of the table holds: the table grows by chunks, never copying what it holds. */
+const CHUNK_BITS = 14;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
+
+/** The states met so far, in chunks: their counts, parent and point (the order that reached them), hash and ‖ŵ‖² up. */
 class StateTable {
-  #capacity = 0;
   #size = 0;
-  #counts = new Uint16Array(0);
-  parent = new Int32Array(0);
-  point = new Int32Array(0);
-  hash = new Int32Array(0);
-  square = new Float64Array(0);
+  readonly #counts: Uint16Array[] = [];
+  readonly #parent: Int32Array[] = [];
+  readonly #point: Int32Array[] = [];
+  readonly #hash: Int32Array[] = [];
+  readonly #square: Float64Array[] = [];
   #mask = (1 << 12) - 1;
   #slots = new Int32Array(1 << 12).fill(-1);
 
-  constructor(private readonly n: number) {
-    this.#grow(Math.max(256, Math.floor(2 ** 20 / Math.max(1, n))));
-  }
+  constructor(private readonly n: number) {}
 
   bytes(): number {
-    return this.#capacity * (2 * this.n + 20) + this.#slots.length * 4;
+    return this.#counts.length * CHUNK * (2 * this.n + 20) + this.#slots.length * 4;
   }
 
-  /** The state with these counts and hash, or −1. */
-  find(counts: Uint16Array, hash: number): number {
+  hashOf(state: number): number {
+    return this.#hash[state >>> CHUNK_BITS]![state & IN_CHUNK]!;
+  }
+
+  squareOf(state: number): number {
+    return this.#square[state >>> CHUNK_BITS]![state & IN_CHUNK]!;
+  }
+
+  /** Whether a state with these counts and hash is kept. */
+  has(counts: Uint16Array, hash: number): boolean {
     const n = this.n;
     for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
       const state = this.#slots[slot]!;
-      if (state < 0) return -1;
-      if (this.hash[state] !== hash) continue;
-      const base = state * n;
+      if (state < 0) return false;
+      if (this.hashOf(state) !== hash) continue;
+      const chunk = this.#counts[state >>> CHUNK_BITS]!;
+      const base = (state & IN_CHUNK) * n;
       let same = true;
       for (let i = 0; i < n; i++) {
-        if (this.#counts[base + i] !== counts[i]) {
+        if (chunk[base + i] !== counts[i]) {
           same = false;
           break;
         }
       }
-      if (same) return state;
+      if (same) return true;
     }
   }
 
   /** Keeps a new state (not already kept); returns its index. */
   add(counts: Uint16Array, hash: number, parent: number, point: number, square: number): number {
-    if (this.#size === this.#capacity) this.#grow(this.#capacity * 2);
     const state = this.#size++;
-    this.#counts.set(counts, state * this.n);
-    this.parent[state] = parent;
-    this.point[state] = point;
-    this.hash[state] = hash;
-    this.square[state] = square;
+    const chunk = state >>> CHUNK_BITS;
+    const at = state & IN_CHUNK;
+    if (at === 0) {
+      this.#counts.push(new Uint16Array(CHUNK * this.n));
+      this.#parent.push(new Int32Array(CHUNK));
+      this.#point.push(new Int32Array(CHUNK));
+      this.#hash.push(new Int32Array(CHUNK));
+      this.#square.push(new Float64Array(CHUNK));
+    }
+    this.#counts[chunk]!.set(counts, at * this.n);
+    this.#parent[chunk]![at] = parent;
+    this.#point[chunk]![at] = point;
+    this.#hash[chunk]![at] = hash;
+    this.#square[chunk]![at] = square;
     if (this.#size * 2 > this.#mask) this.#rehash();
     else this.#place(state);
     return state;
   }
 
   countsOf(state: number, into: Uint16Array): void {
-    into.set(this.#counts.subarray(state * this.n, (state + 1) * this.n));
+    const at = (state & IN_CHUNK) * this.n;
+    into.set(this.#counts[state >>> CHUNK_BITS]!.subarray(at, at + this.n));
   }
 
   /** The order that reached `state`, then `last`. */
   orderTo(state: number, last: number): Int32Array {
     const reversed = [last];
-    for (let at = state; this.parent[at]! >= 0; at = this.parent[at]!) reversed.push(this.point[at]!);
+    for (let at = state; ; ) {
+      const parent = this.#parent[at >>> CHUNK_BITS]![at & IN_CHUNK]!;
+      if (parent < 0) break;
+      reversed.push(this.#point[at >>> CHUNK_BITS]![at & IN_CHUNK]!);
+      at = parent;
+    }
     return Int32Array.from(reversed.reverse());
   }
 
   #place(state: number): void {
-    let slot = this.hash[state]! & this.#mask;
+    let slot = this.hashOf(state) & this.#mask;
     while (this.#slots[slot]! >= 0) slot = (slot + 1) & this.#mask;
     this.#slots[slot] = state;
   }
@@ -212,20 +237,6 @@ class StateTable {
     this.#mask = this.#mask * 2 + 1;
     this.#slots = new Int32Array(this.#mask + 1).fill(-1);
     for (let state = 0; state < this.#size; state++) this.#place(state);
-  }
-
-  #grow(capacity: number): void {
-    const grown = <T extends Uint16Array | Int32Array | Float64Array>(old: T, make: (length: number) => T, width: number): T => {
-      const next = make(capacity * width);
-      next.set(old);
-      return next;
-    };
-    this.#counts = grown(this.#counts, (length) => new Uint16Array(length), this.n);
-    this.parent = grown(this.parent, (length) => new Int32Array(length), 1);
-    this.point = grown(this.point, (length) => new Int32Array(length), 1);
-    this.hash = grown(this.hash, (length) => new Int32Array(length), 1);
-    this.square = grown(this.square, (length) => new Float64Array(length), 1);
-    this.#capacity = capacity;
   }
 }
 

@@ -2,8 +2,11 @@ import { addUp, divDown, divUp, mulDown, mulUp, sqrtUp, subDown, UNIT } from "..
 import type { LearnerData } from "../perceptron/learner-data.js";
 import { rowDotsAndAbsolutesTypeScript, rowDotsTypeScript } from "../perceptron/row-passes.js";
 import { separatorMargin } from "./separator-margin.js";
+import { updatesFromChecked } from "./updates-from.js";
 import { bestFirstPhase, MAX_BEST_FIRST_PROMISE } from "./worst-order-best-first.js";
 import { greedyOrder } from "./worst-order-greedy.js";
+
+export { updatesFrom } from "./updates-from.js";
 
 /**
  * The most updates any presentation order can make (docs/theory.md, "The worst order"): W*. From ŵ(0) with
@@ -141,7 +144,7 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
     for (let k = 0; k < certificates.length; k++) {
       const c = certificates[k]!;
       const aLo = subDown(along[k]!, mulUp(relative, alongAbs[k]!));
-      smallest = Math.min(smallest, updatesFrom(divDown(aLo, eta), divUp(sHi, etaSquareDown), c.g, c.norm, radiusSquared));
+      smallest = Math.min(smallest, updatesFromChecked(divDown(aLo, eta), divUp(sHi, etaSquareDown), c.g, c.norm, radiusSquared));
     }
     return smallest;
   };
@@ -356,22 +359,6 @@ export function worstOrder(data: LearnerData, options: WorstOrderOptions): Worst
   });
   const bound = Math.min(upper, second.upper);
   return { status: second.exact ? "exact" : "bracket", lower: second.best.length, upper: second.exact ? second.best.length : bound, nodes: nodes + second.expanded, order: second.best };
-}
-
-/**
- * The largest k with (A + k g)² ≤ ‖v‖² (s + k M) or A + k g < 0, rounded outward to an upper bound: after k
- * updates from a weight with v·ŵ/η ≥ A and ‖ŵ‖²/η² ≤ s, v·ŵ grows by at least η g an update and ‖ŵ‖² by at
- * most η² M (an update is made on a mistake, ŵ·u ≤ 0), and v·ŵ ≤ ‖v‖ ‖ŵ‖ (docs/theory.md, "The worst order").
- */
-export function updatesFrom(A: number, s: number, g: number, norm: number, M: number): number {
-  // g² k² − L k − C ≤ 0 with L = ‖v‖²M − 2Ag and C = ‖v‖²s − A²: its larger root (L + √(L² + 4g²C)) / 2g², which
-  // grows with L and C; each evaluated at the given point with every operation rounded up (C ≥ 0 exactly, by
-  // Cauchy–Schwarz where A = v·ŵ/η; at a lower A it is clamped at 0, which only raises the root).
-  const L = addUp(mulUp(norm, M), -mulDown(2 * g, A));
-  const C = Math.max(0, addUp(mulUp(norm, s), -mulDown(A, A)));
-  const discriminant = addUp(mulUp(L, L), mulUp(mulUp(2 * g, 2 * g), C));
-  const root = divUp(addUp(L, sqrtUp(discriminant)), mulDown(2 * g, g));
-  return Math.floor(root);
 }
 
 /** The pruning bound's facts about a separator, or nothing where it is not proved to separate. */

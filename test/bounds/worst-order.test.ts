@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { computeBounds } from "../../src/bounds/convergence-bounds.js";
 import { maxMarginSeparator } from "../../src/bounds/max-margin-separator.js";
 import { updatesFrom, worstOrder } from "../../src/bounds/worst-order.js";
+import { updatesFromChecked } from "../../src/bounds/updates-from.js";
 import type { LearnerData } from "../../src/perceptron/learner-data.js";
 import { trainPerceptron } from "../../src/perceptron/perceptron.js";
 import { createRandom, type Uniform } from "../../src/random/seeded-random.js";
@@ -229,6 +230,10 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
     // From A = 0, s = 0: k ≤ ‖v‖²M/g² = (R/γ)².
     expect(updatesFrom(0, 0, 0.5, 1, 4)).toBe(16);
     expect(updatesFrom(0, 0, 0.3, 1, 1)).toBe(Math.floor(1 / 0.09));
+    // An integer root (16: P(16) = 0 exactly) stays in; the float candidate's check falls back where it cannot prove.
+    expect(updatesFromChecked(0, 0, 0.5, 1, 4)).toBe(16);
+    expect(updatesFromChecked(0, 0, 0.3, 1, 1)).toBe(Math.floor(1 / 0.09));
+    expect(updatesFromChecked(-3, 9, 0.5, 1, 4)).toBe(updatesFrom(-3, 9, 0.5, 1, 4));
     // A random sample against the root in exact-enough arithmetic (bigint-free: a 1e-12 relative check).
     const random = createRandom(3, "data");
     for (let k = 0; k < 1000; k++) {
@@ -238,6 +243,9 @@ describe("the worst order over presentation orders (docs/theory.md, The worst or
       const root = (L + Math.sqrt(L * L + 4 * g * g * (norm * S - A * A))) / (2 * g * g);
       expect(updatesFrom(A, S, g, norm, M)).toBeGreaterThanOrEqual(Math.floor(root * (1 - 1e-12)));
       expect(updatesFrom(A, S, g, norm, M)).toBeLessThanOrEqual(Math.floor(root * (1 + 1e-12)) + 1);
+      // The checked float root the search uses: never below the root, never above updatesFrom.
+      expect(updatesFromChecked(A, S, g, norm, M)).toBeGreaterThanOrEqual(Math.floor(root * (1 - 1e-12)));
+      expect(updatesFromChecked(A, S, g, norm, M)).toBeLessThanOrEqual(updatesFrom(A, S, g, norm, M));
     }
   });
 });
