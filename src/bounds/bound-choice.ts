@@ -114,7 +114,7 @@ export const BOUND_ENTRIES: Readonly<Record<BoundKey, BoundEntry>> = {
     key: "worstOrder",
     columns: [...WORST_ORDER_BOUND_COLUMNS, ...WORST_ORDER_RATIO_COLUMNS],
     byDefault: "never",
-    cost: "an exact search over presentation orders, up to worstOrderBudget states a run (default 200 000, ~5 µs each: ~1 s at most)",
+    cost: "an exact search over presentation orders, up to worstOrderBudget states a run (default 300 000, ~3–5 µs each: ~1 s at most)",
   },
 };
 

@@ -110,7 +110,7 @@ export const experimentSchema = z
     maxEpochs: positiveInteger.optional().describe("Epoch cap of every run (converged: false when reached); default 100000."),
     worstOrderBudget: positiveInteger
       .optional()
-      .describe("With bounds listing worstOrder: the most states the exact search over presentation orders expands a run (past it, a bracket); default 200000 (docs/theory.md, \"The worst order\")."),
+      .describe("With bounds listing worstOrder: the most states the exact search over presentation orders expands a run (past it, a bracket); default 300000 (docs/theory.md, \"The worst order\")."),
     optimal: z
       .boolean({ error: "must be true or false" })
       .optional()
